@@ -1,0 +1,5 @@
+export { DomainError, isDomainError } from './domain-error.js';
+export type { ErrorKind } from './error-kind.js';
+export { ERROR_KINDS } from './error-kind.js';
+export { defineErrors } from './define-errors.js';
+export type { ErrorCatalogue, ErrorFactory } from './define-errors.js';
