@@ -1,3 +1,7 @@
 import preset from '../../jest.preset.js';
 
-export default { ...preset };
+export default {
+  ...preset,
+  globalSetup: '@tap/testkit/jest-global-setup',
+  globalTeardown: '@tap/testkit/jest-global-teardown',
+};
