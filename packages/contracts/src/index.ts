@@ -1,0 +1,10 @@
+export { PROTO_LOADER_OPTIONS, PROTO_ROOT } from './proto-loader-options.js';
+export { contracts } from './load-contracts.js';
+export type * from './identity.js';
+export type * from './adoption.js';
+export type * from './entitlements.js';
+export { PRODUCT_EVENT_KINDS, isProductEventKind } from './events/product-event.js';
+export type { ProductEvent, ProductEventKind } from './events/product-event.js';
+export { DEFAULT_EVENT_SUBJECT_PREFIX, eventSubject, allEventsSubject } from './events/subjects.js';
+export { parseProductEvent, PRODUCT_EVENT_SCHEMA_PATH } from './events/validate-product-event.js';
+export type { ParsedProductEvent } from './events/validate-product-event.js';
