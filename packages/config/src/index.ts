@@ -1,0 +1,5 @@
+export { bool, num, port, str } from 'envalid';
+export { csv, durationMs, httpUrl, identifier, listenPort, mongoUrl, natsUrl, redisUrl, secret } from './validators.js';
+export { ConfigError, formatIssue, parseEnv } from './parse-env.js';
+export type { ConfigIssue } from './parse-env.js';
+export { EXIT_CONFIG, loadConfigOrExit } from './exit-on-config-error.js';

@@ -1,0 +1,14 @@
+export { Readiness } from './readiness.js';
+export type { ReadinessCheck, ReadinessReport } from './readiness.js';
+export { startHealthServer } from './health-server.js';
+export type { HealthServer, ExtraRoute } from './health-server.js';
+export { retryWithBackoff } from './retry.js';
+export type { BackoffOptions } from './retry.js';
+export { installGracefulShutdown, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './graceful-shutdown.js';
+export type { GracefulShutdown, ShutdownStep, ShutdownLogger } from './graceful-shutdown.js';
+export { createMongoDependency, MONGO_SERVER_SELECTION_TIMEOUT_MS } from './connect/mongo.js';
+export type { MongoDependency } from './connect/mongo.js';
+export { createNatsDependency } from './connect/nats.js';
+export type { NatsDependency } from './connect/nats.js';
+export { createRedisDependency, DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from './connect/redis.js';
+export type { DependencyLogger } from './connect/dependency-logger.js';

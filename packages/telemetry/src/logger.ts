@@ -1,0 +1,46 @@
+import { trace } from '@opentelemetry/api';
+import { pino, type Logger, type LevelWithSilent } from 'pino';
+
+export type { Logger } from 'pino';
+
+/** Fields that never reach a log line, wherever they appear. */
+export const REDACTED_PATHS: readonly string[] = [
+  'password',
+  '*.password',
+  'secret',
+  '*.secret',
+  'clientSecret',
+  '*.clientSecret',
+  'client_secret',
+  '*.client_secret',
+  'token',
+  '*.token',
+  'accessToken',
+  '*.accessToken',
+  'refreshToken',
+  '*.refreshToken',
+  'authorization',
+  '*.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.mongoUrl',
+];
+
+/**
+ * JSON logs carrying the active trace and span ids, with secrets redacted. One logger per
+ * process; components take a child (`logger.child({ component })`).
+ */
+export function createLogger(options: { service: string; level?: LevelWithSilent }): Logger {
+  return pino({
+    level: options.level ?? 'info',
+    base: { service: options.service },
+    redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin() {
+      const context = trace.getActiveSpan()?.spanContext();
+      return context ? { trace_id: context.traceId, span_id: context.spanId } : {};
+    },
+  });
+}
