@@ -3,7 +3,7 @@ export type { GrpcServer } from './grpc-server.js';
 export { unaryHandler } from './unary-handler.js';
 export type { CallContext, HandlerLogger } from './unary-handler.js';
 export { unaryCall, DEFAULT_GRPC_DEADLINE_MS } from './unary-call.js';
-export type { CallSettings } from './unary-call.js';
+export type { CallSettings, UnaryMethodName } from './unary-call.js';
 export { createClient } from './create-client.js';
 export { RemoteCallError, isRemoteCallError } from './remote-error.js';
 export { ERROR_CODE_KEY, ERROR_DETAILS_KEY, STATUS_BY_KIND, errorMetadata } from './error-mapping.js';

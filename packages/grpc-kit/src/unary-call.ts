@@ -1,16 +1,18 @@
-import { Metadata, type CallOptions, type Client, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, type CallOptions, type Client, type ClientUnaryCall, type requestCallback, type ServiceError } from '@grpc/grpc-js';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { RemoteCallError } from './remote-error.js';
 import { injectTraceContext } from './trace-metadata.js';
 
 export const DEFAULT_GRPC_DEADLINE_MS = 2_000;
 
-type UnaryMethod<Req, Res> = (
-  request: Req,
-  metadata: Metadata,
-  options: CallOptions,
-  callback: (error: ServiceError | null, response?: Res) => void,
-) => ClientUnaryCall;
+// Conditional types read the last overload of a generated client method: (argument, callback).
+type RequestOf<F> = F extends (argument: infer A, callback: requestCallback<infer _R>) => ClientUnaryCall ? A : never;
+type ResponseOf<F> = F extends (argument: infer _A, callback: requestCallback<infer R>) => ClientUnaryCall ? R : never;
+
+/** The names of a generated client's unary methods (PascalCase, as in the .proto). */
+export type UnaryMethodName<C> = {
+  [K in keyof C & string]: K extends `${Uppercase<infer _F>}${string}` ? (RequestOf<C[K]> extends never ? never : K) : never;
+}[keyof C & string];
 
 export interface CallSettings {
   /** The caller's credential, forwarded as `authorization` (zero trust: every hop verifies it). */
@@ -20,31 +22,42 @@ export interface CallSettings {
 
 /**
  * Calls one unary method with a deadline (always), the caller's credential and the active trace
- * context in metadata, inside a CLIENT span. Failures reject with RemoteCallError.
+ * context in metadata, inside a CLIENT span. Request and response types come from the generated
+ * client. Failures reject with RemoteCallError.
  */
-export function unaryCall<Req, Res>(
-  client: Client,
-  method: UnaryMethod<Req, Res>,
-  name: string,
-  request: Req,
+export function unaryCall<C extends Client, K extends UnaryMethodName<C>>(
+  client: C,
+  method: K,
+  request: RequestOf<C[K]>,
   settings: CallSettings = {},
-): Promise<Res> {
+): Promise<ResponseOf<C[K]>> {
   const tracer = trace.getTracer('tap-grpc');
-  return tracer.startActiveSpan(`grpc ${name}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': name } }, (span) => {
-    const metadata = new Metadata();
-    if (settings.authorization) metadata.set('authorization', settings.authorization);
-    injectTraceContext(metadata, context.active());
-    const deadline = new Date(Date.now() + (settings.deadlineMs ?? DEFAULT_GRPC_DEADLINE_MS));
-    return new Promise<Res>((resolve, reject) => {
-      method.call(client, request, metadata, { deadline }, (error, response) => {
-        if (error) {
-          span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
+  const name = `${(client.constructor as { serviceName?: string }).serviceName ?? 'grpc'}/${method}`;
+  return tracer.startActiveSpan(
+    `grpc ${name}`,
+    { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } },
+    (span) => {
+      const metadata = new Metadata();
+      if (settings.authorization) metadata.set('authorization', settings.authorization);
+      injectTraceContext(metadata, context.active());
+      const options: CallOptions = { deadline: new Date(Date.now() + (settings.deadlineMs ?? DEFAULT_GRPC_DEADLINE_MS)) };
+      const fn = client[method] as unknown as (
+        request: unknown,
+        metadata: Metadata,
+        options: CallOptions,
+        callback: (error: ServiceError | null, response?: unknown) => void,
+      ) => ClientUnaryCall;
+      return new Promise<ResponseOf<C[K]>>((resolve, reject) => {
+        fn.call(client, request, metadata, options, (error, response) => {
+          if (error) {
+            span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
+            span.end();
+            return reject(new RemoteCallError(error));
+          }
           span.end();
-          return reject(new RemoteCallError(error));
-        }
-        span.end();
-        return resolve(response as Res);
+          return resolve(response as ResponseOf<C[K]>);
+        });
       });
-    });
-  });
+    },
+  );
 }

@@ -12,3 +12,5 @@ export { createNatsDependency } from './connect/nats.js';
 export type { NatsDependency } from './connect/nats.js';
 export { createRedisDependency, DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from './connect/redis.js';
 export type { DependencyLogger } from './connect/dependency-logger.js';
+export { runGrpcService } from './run-grpc-service.js';
+export type { ListeningServer, RunLogger } from './run-grpc-service.js';

@@ -1,0 +1,74 @@
+import type { Collection, Db } from 'mongodb';
+import type { JWK } from 'jose';
+
+export interface StoredSigningKey {
+  readonly kid: string;
+  readonly publicJwk: JWK;
+  /** The private JWK sealed as a JWE under the key-encryption secret; never stored in clear. */
+  readonly sealedPrivateJwk: string;
+  readonly createdAt: Date;
+  /** When set, the key stops appearing in the JWKS after this instant. */
+  readonly retiresAt: Date | null;
+}
+
+interface KeyDocument extends Omit<StoredSigningKey, 'kid'> {
+  _id: string;
+}
+
+interface PointerDocument {
+  _id: 'current';
+  kid: string;
+  since: Date;
+}
+
+export interface SigningKeysRepository {
+  insert(key: StoredSigningKey): Promise<void>;
+  /** Makes `kid` current only if no key is current yet; returns the current kid either way. */
+  claimCurrentIfNone(kid: string, now: Date): Promise<string>;
+  currentKid(): Promise<string | undefined>;
+  find(kid: string): Promise<StoredSigningKey | undefined>;
+  /** Keys that still verify at `now` (not retired yet). */
+  listVerifying(now: Date): Promise<StoredSigningKey[]>;
+  remove(kid: string): Promise<void>;
+}
+
+export function signingKeysRepository(db: Db): SigningKeysRepository {
+  const keys: Collection<KeyDocument> = db.collection('signing_keys');
+  const pointer: Collection<PointerDocument> = db.collection('signing_state');
+  const toKey = (doc: KeyDocument): StoredSigningKey => ({
+    kid: doc._id,
+    publicJwk: doc.publicJwk,
+    sealedPrivateJwk: doc.sealedPrivateJwk,
+    createdAt: doc.createdAt,
+    retiresAt: doc.retiresAt,
+  });
+  return {
+    async insert(key) {
+      const { kid, ...rest } = key;
+      await keys.insertOne({ _id: kid, ...rest });
+    },
+    async claimCurrentIfNone(kid, now) {
+      // One document decides which key is current; $setOnInsert makes the first replica win.
+      const result = await pointer.findOneAndUpdate(
+        { _id: 'current' },
+        { $setOnInsert: { kid, since: now } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      return result?.kid ?? kid;
+    },
+    async currentKid() {
+      return (await pointer.findOne({ _id: 'current' }))?.kid;
+    },
+    async find(kid) {
+      const doc = await keys.findOne({ _id: kid });
+      return doc ? toKey(doc) : undefined;
+    },
+    async listVerifying(now) {
+      const docs = await keys.find({ $or: [{ retiresAt: null }, { retiresAt: { $gt: now } }] }).toArray();
+      return docs.map(toKey);
+    },
+    async remove(kid) {
+      await keys.deleteOne({ _id: kid });
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { Collection, Db } from 'mongodb';
+import { identityErrors } from '../domain/errors.js';
+import type { Tenant } from '../domain/tenant.js';
+
+interface TenantDocument {
+  _id: string;
+  name: string;
+  slug: string;
+  createdAt: Date;
+}
+
+export interface TenantsRepository {
+  insert(tenant: Tenant): Promise<void>;
+  findById(tenantId: string): Promise<Tenant | undefined>;
+  ensureIndexes(): Promise<void>;
+}
+
+const DUPLICATE_KEY = 11_000;
+
+export function tenantsRepository(db: Db): TenantsRepository {
+  const tenants: Collection<TenantDocument> = db.collection('tenants');
+  return {
+    async ensureIndexes() {
+      await tenants.createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
+    },
+    async insert(tenant) {
+      try {
+        await tenants.insertOne({ _id: tenant.id, name: tenant.name, slug: tenant.slug, createdAt: tenant.createdAt });
+      } catch (error) {
+        if ((error as { code?: number }).code === DUPLICATE_KEY) throw identityErrors.create('TENANT_SLUG_TAKEN');
+        throw error;
+      }
+    },
+    async findById(tenantId) {
+      const doc = await tenants.findOne({ _id: tenantId });
+      return doc ? { id: doc._id, name: doc.name, slug: doc.slug, createdAt: doc.createdAt } : undefined;
+    },
+  };
+}
