@@ -11,3 +11,4 @@ export { injectTraceContext, extractTraceContext } from './trace-metadata.js';
 export { isDependencyUnavailable, DependencyUnavailableError } from './dependency-unavailable.js';
 export { bearerFromMetadata } from './bearer.js';
 export { status as GrpcStatus } from '@grpc/grpc-js';
+export { createHealthChecker } from './health-client.js';

@@ -1,0 +1,50 @@
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import type { Readiness } from '@tap/runtime';
+import type { Logger } from '@tap/telemetry';
+import type { TokenVerifier } from '@tap/tokens';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { ServiceClients } from './clients.js';
+import type { GatewayConfig } from './config.js';
+import { authenticatePlugin } from './http/plugins/authenticate.js';
+import { errorHandlerPlugin } from './http/plugins/error-handler.js';
+import { adoptionRoutes } from './http/routes/adoption.js';
+import { healthRoutes } from './http/routes/health.js';
+import { tenantRoutes } from './http/routes/tenant.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface GatewayDeps {
+  readonly config: Pick<GatewayConfig, 'bodyLimitBytes' | 'trustProxyHops'>;
+  readonly clients: ServiceClients;
+  readonly verifier: TokenVerifier;
+  readonly readiness: Readiness;
+  readonly logger: Logger;
+}
+
+/**
+ * The gateway as a Fastify instance that is not yet listening (tests use `inject()` or listen
+ * on port 0). Infrastructure plugins first, then the API under /api/v1.
+ */
+export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.config.bodyLimitBytes,
+    // A hop count, never `true`: trusting every X-Forwarded-For would let callers pick their IP.
+    trustProxy: deps.config.trustProxyHops > 0 ? (deps.config.trustProxyHops as unknown as string) : false,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+  });
+  const otel = new FastifyOtelInstrumentation({ instrumentHooks: false, ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz' });
+  await app.register(otel.plugin());
+  await app.register(errorHandlerPlugin);
+  await app.register(authenticatePlugin, { verifier: deps.verifier });
+  await app.register(healthRoutes, { readiness: deps.readiness });
+  await app.register(
+    async (api) => {
+      await api.register(tenantRoutes, { clients: deps.clients });
+      await api.register(adoptionRoutes, { clients: deps.clients });
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

@@ -1,0 +1,51 @@
+import { httpUrl, listenPort, num, parseEnv, redisUrl, str } from '@tap/config';
+
+export const DEFAULT_PORT = 3000;
+/** JSON bodies larger than this are refused with 413 before they are parsed. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface GatewayConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly bodyLimitBytes: number;
+  /** How many proxy hops in front of the gateway to trust for the client address. */
+  readonly trustProxyHops: number;
+  readonly services: { readonly identity: string; readonly adoption: string; readonly entitlements: string };
+  readonly tokens: { readonly issuer: string; readonly audience: string };
+  readonly redisUrl: string;
+  readonly otlpTracesUrl: string | undefined;
+  readonly logLevel: string;
+}
+
+/** Reads and validates the gateway's environment once; throws ConfigError listing every bad variable. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): GatewayConfig {
+  const e = parseEnv(env, {
+    HOST: str({ default: '127.0.0.1' }),
+    GATEWAY_PORT: listenPort({ default: DEFAULT_PORT }),
+    GATEWAY_BODY_LIMIT_BYTES: num({ default: DEFAULT_BODY_LIMIT_BYTES }),
+    GATEWAY_TRUST_PROXY_HOPS: num({ default: 0 }),
+    IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
+    ADOPTION_GRPC_ADDRESS: str({ default: '127.0.0.1:50052' }),
+    ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
+    TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
+    TOKEN_AUDIENCE: str({ default: 'tap-api' }),
+    REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
+    LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+  });
+  return Object.freeze({
+    host: e.HOST,
+    port: e.GATEWAY_PORT,
+    bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
+    trustProxyHops: e.GATEWAY_TRUST_PROXY_HOPS,
+    services: Object.freeze({
+      identity: e.IDENTITY_GRPC_ADDRESS,
+      adoption: e.ADOPTION_GRPC_ADDRESS,
+      entitlements: e.ENTITLEMENTS_GRPC_ADDRESS,
+    }),
+    tokens: Object.freeze({ issuer: e.TOKEN_ISSUER, audience: e.TOKEN_AUDIENCE }),
+    redisUrl: e.REDIS_URL,
+    otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+    logLevel: e.LOG_LEVEL,
+  });
+}

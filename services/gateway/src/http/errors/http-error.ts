@@ -1,0 +1,34 @@
+/**
+ * An error as the gateway answers it. Two body shapes exist in the spec: the OAuth-style one
+ * for authentication (`{ error, error_description }`) and the general one
+ * (`{ success: false, error: { code, message, details? } }`); rate limits have a third.
+ */
+export type HttpErrorBody =
+  | { readonly error: string; readonly error_description: string }
+  | { readonly success: false; readonly error: { readonly code: string; readonly message: string; readonly details?: unknown } }
+  | { readonly error: 'RATE_LIMIT_EXCEEDED'; readonly message: string; readonly retryAfter: number };
+
+export interface HttpError {
+  readonly status: number;
+  readonly body: HttpErrorBody;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export function generalError(status: number, code: string, message: string, details?: unknown): HttpError {
+  return { status, body: { success: false, error: { code, message, ...(details === undefined ? {} : { details }) } } };
+}
+
+export function oauthError(status: number, error: string, description: string, headers?: Record<string, string>): HttpError {
+  return { status, body: { error, error_description: description }, ...(headers ? { headers } : {}) };
+}
+
+/** RFC 6750: a 401 from a bearer-protected resource names the scheme and the error. */
+export function invalidToken(description: string): HttpError {
+  return oauthError(401, 'invalid_token', description, { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` });
+}
+
+export function insufficientScope(scope: string): HttpError {
+  return oauthError(403, 'insufficient_scope', `This request needs the scope ${scope}`, {
+    'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+  });
+}

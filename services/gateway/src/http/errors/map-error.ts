@@ -1,0 +1,64 @@
+import { GrpcStatus, isRemoteCallError, type RemoteCallError } from '@tap/grpc-kit';
+import type { FastifyError } from 'fastify';
+import { generalError, insufficientScope, invalidToken, type HttpError } from './http-error.js';
+
+/**
+ * Where the spec asks for a status other than the one a reason's kind implies. Everything
+ * else follows STATUS_BY_GRPC.
+ */
+const STATUS_BY_REASON: Readonly<Record<string, number>> = {
+  MILESTONE_DEPENDENCIES_UNMET: 403,
+};
+
+const STATUS_BY_GRPC: Partial<Record<GrpcStatus, number>> = {
+  [GrpcStatus.INVALID_ARGUMENT]: 400,
+  [GrpcStatus.OUT_OF_RANGE]: 400,
+  [GrpcStatus.NOT_FOUND]: 404,
+  [GrpcStatus.ALREADY_EXISTS]: 409,
+  [GrpcStatus.ABORTED]: 409,
+  [GrpcStatus.FAILED_PRECONDITION]: 409,
+  [GrpcStatus.PERMISSION_DENIED]: 403,
+  [GrpcStatus.RESOURCE_EXHAUSTED]: 429,
+  [GrpcStatus.UNAVAILABLE]: 503,
+  [GrpcStatus.DEADLINE_EXCEEDED]: 503,
+};
+
+/** The one mapping from anything thrown while handling a request to the spec's HTTP error. */
+export function toHttpError(error: unknown): HttpError {
+  if (isRemoteCallError(error)) return fromRemote(error);
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.validation) {
+    const details = fastifyError.validation.map((v) => ({ path: v.instancePath || v.params?.['missingProperty'] || '/', message: v.message }));
+    return generalError(400, 'VALIDATION_FAILED', 'The request is not valid', details);
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return generalError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return generalError(413, 'BODY_TOO_LARGE', 'The request body is too large');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return generalError(400, 'INVALID_JSON', 'The JSON body is empty');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return generalError(400, 'INVALID_REQUEST', 'Content-Length does not match the body');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || fastifyError.statusCode === 400) {
+    return generalError(400, 'INVALID_JSON', 'The body is not valid JSON');
+  }
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return generalError(fastifyError.statusCode, 'INVALID_REQUEST', 'The request could not be processed');
+  }
+  return generalError(500, 'INTERNAL', 'Something went wrong on our side');
+}
+
+function fromRemote(error: RemoteCallError): HttpError {
+  if (error.grpcStatus === GrpcStatus.UNAUTHENTICATED) return invalidToken('The access token is expired, malformed or revoked');
+  if (error.reason === 'SCOPE_MISSING') return insufficientScope(String(error.details?.['scope'] ?? ''));
+  const status = (error.reason && STATUS_BY_REASON[error.reason]) || STATUS_BY_GRPC[error.grpcStatus];
+  if (!status) return generalError(500, 'INTERNAL', 'Something went wrong on our side');
+  if (status === 503) {
+    return { ...generalError(503, 'SERVICE_UNAVAILABLE', 'Try again shortly'), headers: { 'retry-after': '1' } };
+  }
+  return generalError(status, error.reason ?? 'ERROR', error.message, error.details);
+}

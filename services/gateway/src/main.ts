@@ -1,0 +1,44 @@
+import { loadConfigOrExit } from '@tap/config';
+import { createHealthChecker } from '@tap/grpc-kit';
+import { installGracefulShutdown, Readiness } from '@tap/runtime';
+import { identityJwksFetcher } from '@tap/service-auth';
+import { createLogger, startTelemetry } from '@tap/telemetry';
+import { createTokenVerifier } from '@tap/tokens';
+import { buildApp } from './app.js';
+import { createServiceClients } from './clients.js';
+import { loadConfig } from './config.js';
+
+const config = loadConfigOrExit('gateway', () => loadConfig(process.env));
+const telemetry = startTelemetry({ serviceName: 'gateway', otlpTracesUrl: config.otlpTracesUrl });
+const logger = createLogger({ service: 'gateway', level: config.logLevel as 'info' });
+const readiness = new Readiness();
+
+const clients = createServiceClients(config.services);
+const jwks = identityJwksFetcher(config.services.identity);
+const verifier = createTokenVerifier({ ...config.tokens, fetchJwks: jwks.fetch });
+const checkers = Object.entries(config.services).map(([name, address]) => {
+  const checker = createHealthChecker(address);
+  readiness.register(name, () => checker.check());
+  return checker;
+});
+
+const app = await buildApp({ config, clients, verifier, readiness, logger });
+await app.listen({ host: config.host, port: config.port });
+
+installGracefulShutdown({
+  readiness,
+  logger,
+  steps: [
+    // Fastify's close stops accepting, answers 503 to new requests and waits for in-flight ones.
+    { name: 'http', run: () => app.close() },
+    {
+      name: 'grpc clients',
+      run: async () => {
+        clients.close();
+        jwks.close();
+        for (const checker of checkers) checker.close();
+      },
+    },
+    { name: 'telemetry', run: () => telemetry.shutdown() },
+  ],
+});
