@@ -48,6 +48,13 @@ export function identityHandlers(deps: IdentityHandlerDeps): IdentityServiceHand
       return toWire(tenant);
     }),
 
+    FindTenantBySlug: unaryHandler('IdentityService/FindTenantBySlug', logger, async (request, ctx) => {
+      requireOperator(ctx.metadata, deps.operatorToken);
+      const tenant = await deps.tenants.findBySlug(request.slug.trim().toLowerCase());
+      if (!tenant) throw identityErrors.create('TENANT_NOT_FOUND');
+      return toWire(tenant);
+    }),
+
     IssueAccessToken: unaryHandler('IdentityService/IssueAccessToken', logger, async (request, ctx) => {
       requireOperator(ctx.metadata, deps.operatorToken);
       const tenant = await deps.tenants.findById(request.tenantId);

@@ -12,10 +12,13 @@ interface TenantDocument {
 export interface TenantsRepository {
   insert(tenant: Tenant): Promise<void>;
   findById(tenantId: string): Promise<Tenant | undefined>;
+  findBySlug(slug: string): Promise<Tenant | undefined>;
   ensureIndexes(): Promise<void>;
 }
 
 const DUPLICATE_KEY = 11_000;
+
+const toTenant = (doc: TenantDocument): Tenant => ({ id: doc._id, name: doc.name, slug: doc.slug, createdAt: doc.createdAt });
 
 export function tenantsRepository(db: Db): TenantsRepository {
   const tenants: Collection<TenantDocument> = db.collection('tenants');
@@ -33,7 +36,11 @@ export function tenantsRepository(db: Db): TenantsRepository {
     },
     async findById(tenantId) {
       const doc = await tenants.findOne({ _id: tenantId });
-      return doc ? { id: doc._id, name: doc.name, slug: doc.slug, createdAt: doc.createdAt } : undefined;
+      return doc ? toTenant(doc) : undefined;
+    },
+    async findBySlug(slug) {
+      const doc = await tenants.findOne({ slug });
+      return doc ? toTenant(doc) : undefined;
     },
   };
 }

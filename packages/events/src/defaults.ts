@@ -1,0 +1,33 @@
+/** Subjects of dead letters start here, outside the events prefix so the event stream never captures them. */
+export const DEFAULT_DEAD_LETTER_PREFIX = 'deadletter';
+
+/**
+ * A suggested duplicate window for the event stream: a producer that retries a publish with the
+ * same event id within this window has the retry stored once. Long enough to outlast a restart.
+ */
+export const DEFAULT_DUPLICATE_WINDOW_MS = 10 * 60_000;
+
+/** How long a publish waits for the stream's acknowledgement before it fails. */
+export const DEFAULT_PUBLISH_TIMEOUT_MS = 5_000;
+
+/** Deliveries of one message before the consumer gives up on it (dead-letters and terminates it). */
+export const DEFAULT_MAX_DELIVER = 5;
+
+/** How long the server waits for an ack before it redelivers; a handler must finish well inside it. */
+export const DEFAULT_ACK_WAIT_MS = 30_000;
+
+/** First delay before a failed message is redelivered; doubles with each delivery. */
+export const DEFAULT_RETRY_INITIAL_MS = 1_000;
+
+/** Ceiling of the redelivery delay. */
+export const DEFAULT_RETRY_MAX_MS = 60_000;
+
+/**
+ * Messages pulled ahead of the one being handled. Handlers run one at a time, so a large batch
+ * only lets messages wait in memory while their ack-wait timer runs.
+ */
+export const DEFAULT_PULL_BATCH = 8;
+
+/** Delays before the pull loop is restarted after the library ended it (consumer deleted, reconnect). */
+export const PULL_RESTART_INITIAL_MS = 250;
+export const PULL_RESTART_MAX_MS = 10_000;

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every check and every test: installs what is missing, builds, lints, type-checks, then
+# runs each workspace's jest suites against one shared set of real servers (FerretDB, NATS with
+# JetStream, Redis on free loopback ports, or the *_URL ones you set). Exits non-zero on any failure.
+set -euo pipefail
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+cd "$(dirname "$0")/.."
+bash scripts/install-infra.sh
+bash scripts/ensure-deps.sh
+source scripts/dev-env.sh
+export LOG_LEVEL=silent
+npx turbo run lint typecheck --output-logs=errors-only
+node packages/testkit/dist/bin/tap-infra.js run -- npx turbo run test --concurrency=2 --output-logs=full

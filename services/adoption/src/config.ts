@@ -1,0 +1,66 @@
+import { durationMs, httpUrl, identifier, listenPort, mongoUrl, natsUrl, parseEnv, secret, str } from '@tap/config';
+
+export const DEFAULT_GRPC_PORT = 50052;
+export const DEFAULT_HTTP_PORT = 8082;
+
+export interface AdoptionConfig {
+  readonly host: string;
+  readonly grpcPort: number;
+  readonly httpPort: number;
+  readonly mongo: { readonly url: string; readonly database: string };
+  readonly nats: { readonly url: string };
+  readonly events: {
+    readonly streamName: string;
+    readonly subjectPrefix: string;
+    readonly consumerName: string;
+    readonly duplicateWindowMs: number;
+  };
+  readonly identityAddress: string;
+  readonly entitlementsAddress: string;
+  readonly tokens: { readonly issuer: string; readonly audience: string };
+  readonly operatorToken: string;
+  readonly otlpTracesUrl: string | undefined;
+  readonly logLevel: string;
+}
+
+/** Reads and validates the environment once; throws ConfigError listing every bad variable. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): AdoptionConfig {
+  const e = parseEnv(env, {
+    HOST: str({ default: '127.0.0.1' }),
+    ADOPTION_GRPC_PORT: listenPort({ default: DEFAULT_GRPC_PORT }),
+    ADOPTION_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
+    MONGO_URL: mongoUrl(),
+    ADOPTION_MONGO_DB: identifier({ default: 'adoption' }),
+    NATS_URL: natsUrl({ default: 'nats://127.0.0.1:4222' }),
+    EVENTS_STREAM: identifier({ default: 'EVENTS' }),
+    EVENTS_SUBJECT_PREFIX: identifier({ default: 'events' }),
+    ADOPTION_CONSUMER: identifier({ default: 'adoption' }),
+    EVENTS_DUPLICATE_WINDOW_MS: durationMs({ default: 2 * 60_000 }),
+    IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
+    ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
+    TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
+    TOKEN_AUDIENCE: str({ default: 'tap-api' }),
+    OPERATOR_TOKEN: secret(32)(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
+    LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+  });
+  return Object.freeze({
+    host: e.HOST,
+    grpcPort: e.ADOPTION_GRPC_PORT,
+    httpPort: e.ADOPTION_HTTP_PORT,
+    mongo: Object.freeze({ url: e.MONGO_URL, database: e.ADOPTION_MONGO_DB }),
+    nats: Object.freeze({ url: e.NATS_URL }),
+    events: Object.freeze({
+      streamName: e.EVENTS_STREAM,
+      subjectPrefix: e.EVENTS_SUBJECT_PREFIX,
+      consumerName: e.ADOPTION_CONSUMER,
+      duplicateWindowMs: e.EVENTS_DUPLICATE_WINDOW_MS,
+    }),
+    identityAddress: e.IDENTITY_GRPC_ADDRESS,
+    entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
+    tokens: Object.freeze({ issuer: e.TOKEN_ISSUER, audience: e.TOKEN_AUDIENCE }),
+    operatorToken: e.OPERATOR_TOKEN,
+    otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+    logLevel: e.LOG_LEVEL,
+  });
+}

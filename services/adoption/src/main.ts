@@ -1,0 +1,59 @@
+import { jetstream } from '@nats-io/jetstream';
+import { loadConfigOrExit } from '@tap/config';
+import { contracts, type ProductEvent } from '@tap/contracts';
+import { createEventPublisher, type DurableConsumer } from '@tap/events';
+import { createClient, DependencyUnavailableError } from '@tap/grpc-kit';
+import { createMongoDependency, createNatsDependency, Readiness, runGrpcService } from '@tap/runtime';
+import { identityJwksFetcher } from '@tap/service-auth';
+import { createLogger, startTelemetry } from '@tap/telemetry';
+import { createTokenVerifier } from '@tap/tokens';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+
+const config = loadConfigOrExit('adoption', () => loadConfig(process.env));
+const telemetry = startTelemetry({ serviceName: 'adoption', otlpTracesUrl: config.otlpTracesUrl });
+const logger = createLogger({ service: 'adoption', level: config.logLevel as 'info' });
+const readiness = new Readiness();
+
+const mongo = createMongoDependency({ url: config.mongo.url, database: config.mongo.database, appName: 'adoption', readiness, logger });
+const nats = createNatsDependency({ servers: config.nats.url, name: 'adoption', readiness, logger });
+const jwks = identityJwksFetcher(config.identityAddress);
+const verifier = createTokenVerifier({ ...config.tokens, fetchJwks: jwks.fetch });
+const entitlements = createClient(contracts().entitlements.EntitlementsService, config.entitlementsAddress);
+
+const publish = async (event: ProductEvent) => {
+  const nc = nats.current();
+  if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
+  return createEventPublisher(jetstream(nc), { subjectPrefix: config.events.subjectPrefix }).publish(event);
+};
+
+const app = buildApp({ config, db: mongo.db, verifier, entitlements, publish, logger });
+let consumer: DurableConsumer | undefined;
+
+await runGrpcService({
+  name: 'adoption',
+  host: config.host,
+  grpcPort: config.grpcPort,
+  httpPort: config.httpPort,
+  logger,
+  readiness,
+  grpc: app.grpc,
+  prepare: async () => {
+    await mongo.connected();
+    consumer ??= await app.startConsumer(await nats.connected());
+  },
+  shutdownSteps: [
+    // The consumer stops pulling and acks what it finished before the connection drains.
+    { name: 'consumer', run: async () => consumer?.stop() },
+    { name: 'nats', run: () => nats.close() },
+    {
+      name: 'grpc clients',
+      run: async () => {
+        entitlements.close();
+        jwks.close();
+      },
+    },
+    { name: 'mongo', run: () => mongo.close() },
+    { name: 'telemetry', run: () => telemetry.shutdown() },
+  ],
+});

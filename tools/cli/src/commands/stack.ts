@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** The services of the local stack, in start order, with their health ports. */
+export const STACK_SERVICES = [
+  { name: 'identity', entry: 'services/identity/dist/main.js', readyUrl: 'http://127.0.0.1:8081/readyz' },
+  { name: 'entitlements', entry: 'services/entitlements/dist/main.js', readyUrl: 'http://127.0.0.1:8083/readyz' },
+  { name: 'adoption', entry: 'services/adoption/dist/main.js', readyUrl: 'http://127.0.0.1:8082/readyz' },
+  { name: 'gateway', entry: 'services/gateway/dist/main.js', readyUrl: 'http://127.0.0.1:3000/readyz' },
+] as const;
+
+const READY_TIMEOUT_MS = 120_000;
+
+async function isReady(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until every service answers ready, or throws naming those that do not. */
+export async function waitUntilReady(urls: readonly string[], timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const states = await Promise.all(urls.map(isReady));
+    if (states.every(Boolean)) return;
+    await sleep(250);
+  }
+  throw new Error(`not ready within ${timeoutMs} ms: ${urls.join(', ')}`);
+}
+
+/**
+ * Runs the four services as child processes with the current environment, prefixing their logs,
+ * until SIGINT/SIGTERM; then stops them gracefully (SIGTERM) and resolves.
+ */
+export async function runStack(onReady: () => Promise<void>): Promise<void> {
+  const children: ChildProcess[] = STACK_SERVICES.map((service) => {
+    const child = spawn(process.execPath, [service.entry], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const prefix = `[${service.name}] `;
+    const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) if (line) stream.write(prefix + line + '\n');
+    };
+    child.stdout?.on('data', forward(process.stdout));
+    child.stderr?.on('data', forward(process.stderr));
+    return child;
+  });
+  const stop = async () => {
+    await Promise.all(
+      children.map(async (child) => {
+        if (child.exitCode !== null) return;
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }),
+    );
+  };
+  const stopped = new Promise<void>((resolve) => {
+    const onSignal = () => void stop().then(resolve);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  await waitUntilReady(STACK_SERVICES.map((s) => s.readyUrl));
+  await onReady();
+  await stopped;
+}

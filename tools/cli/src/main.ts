@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, formatIssue } from '@tap/config';
+import { isRemoteCallError } from '@tap/grpc-kit';
+import { loadCliConfig } from './cli-config.js';
+import { buildEvent, publishEvent } from './commands/publish-event.js';
+import { seed } from './commands/seed.js';
+import { runStack } from './commands/stack.js';
+import { createTenant, issueToken, setTier } from './commands/tenants.js';
+import { operatorClients } from './operator-clients.js';
+
+const USAGE = `tap: the platform's operator CLI
+
+  tap create-tenant --name NAME [--slug SLUG]
+  tap set-tier --tenant TENANT_ID --tier SUPPLIER_FREE|SUPPLIER_PLUS|CORE|SVC_CORE|ENTERPRISE
+  tap token --tenant TENANT_ID [--role OWNER|ADMIN|MEMBER] [--scope SCOPE ...]
+  tap publish-event --tenant TENANT_ID --kind KIND [--subject key=value ...] [--data JSON] [--id UUID] [--at ISO]
+  tap seed [--json]
+  tap stack                 run the four services locally (used by npm run up)
+
+Environment: OPERATOR_TOKEN (required), IDENTITY_GRPC_ADDRESS, ENTITLEMENTS_GRPC_ADDRESS,
+NATS_URL, EVENTS_SUBJECT_PREFIX, EVENTS_STREAM.`;
+
+const OPTIONS = {
+  name: { type: 'string' },
+  slug: { type: 'string' },
+  tenant: { type: 'string' },
+  tier: { type: 'string' },
+  role: { type: 'string' },
+  scope: { type: 'string', multiple: true },
+  kind: { type: 'string' },
+  subject: { type: 'string', multiple: true },
+  data: { type: 'string' },
+  id: { type: 'string' },
+  at: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const command = positionals[0];
+  if (!command || values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const config = loadCliConfig(process.env);
+  const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
+  if (command === 'publish-event') {
+    const event = buildEvent({
+      tenant: required(values.tenant, 'tenant'),
+      kind: required(values.kind, 'kind'),
+      subject: values.subject ?? [],
+      ...(values.data ? { data: values.data } : {}),
+      ...(values.id ? { id: values.id } : {}),
+      ...(values.at ? { at: values.at } : {}),
+    });
+    print({ event, ...(await publishEvent(config, event)) });
+    return;
+  }
+
+  const clients = operatorClients(config);
+  try {
+    switch (command) {
+      case 'create-tenant':
+        return print(await createTenant(clients, required(values.name, 'name'), values.slug));
+      case 'set-tier':
+        return print(await setTier(clients, required(values.tenant, 'tenant'), required(values.tier, 'tier')));
+      case 'token':
+        return print(await issueToken(clients, required(values.tenant, 'tenant'), values.role ?? 'OWNER', values.scope ?? []));
+      case 'seed': {
+        const seeded = await seed(clients);
+        if (values.json) return print(seeded);
+        for (const t of seeded) console.log(`${t.tier.padEnd(14)} ${t.tenantId}  ${t.slug}\n  token: ${t.accessToken}`);
+        return undefined;
+      }
+      case 'stack':
+        return await runStack(async () => {
+          const seeded = await seed(clients);
+          const free = seeded[2] ?? seeded[0];
+          console.log(`\nThe stack is up: http://localhost:3000/api/v1 (readiness: http://localhost:3000/readyz)`);
+          console.log(`Demo tenants (one per tier), each with a 15-minute OWNER token:`);
+          for (const t of seeded) console.log(`  ${t.tier.padEnd(14)} ${t.slug.padEnd(20)} ${t.tenantId}`);
+          if (free) {
+            console.log(`\nTry:\n  curl -s -H "Authorization: Bearer ${free.accessToken}" http://localhost:3000/api/v1/tenant/adoption/state`);
+            console.log(`  npm run tap -- publish-event --tenant ${free.tenantId} --kind product.created --subject productId=p-1`);
+            console.log(`  npm run tap -- seed --json     (fresh tokens)\n`);
+          }
+        });
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+  } finally {
+    clients.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    for (const issue of error.issues) console.error(`tap: invalid configuration: ${formatIssue(issue)}`);
+  } else if (error instanceof UsageError) {
+    console.error(`tap: ${error.message}\n\n${USAGE}`);
+  } else if (isRemoteCallError(error)) {
+    console.error(`tap: ${error.reason ?? 'error'}: ${error.message}`);
+  } else {
+    console.error(`tap: ${(error as Error).message}`);
+  }
+  process.exitCode = 1;
+});
