@@ -1,15 +1,21 @@
+/** @typedef {import('ioredis').Redis} Redis */
+
 /**
  * Round trips per check, counted on the client: every command ioredis sends goes through
  * `sendCommand`, so wrapping it on the instance counts what crosses the network (no MONITOR).
  * Alongside, the server's `INFO commandstats` delta counts every command Redis executed,
  * including those a script runs inside Redis (which cost no round trip).
+ * @param {Redis} client the connection the checks use
+ * @param {Redis} admin another connection, for INFO
+ * @param {(i: number) => Promise<unknown>} check
+ * @param {number} checks
  */
 export async function countRoundTrips(client, admin, check, checks) {
-  const original = client.sendCommand;
+  const original = client.sendCommand.bind(client);
   let sent = 0;
-  client.sendCommand = function (command, stream) {
+  client.sendCommand = (command, stream) => {
     sent += 1;
-    return original.call(this, command, stream);
+    return original(command, stream);
   };
   const before = await executedCommands(admin);
   try {
@@ -22,6 +28,7 @@ export async function countRoundTrips(client, admin, check, checks) {
   return { roundTrips: sent / checks, redisCommands: executed / checks };
 }
 
+/** @param {Redis} admin */
 async function executedCommands(admin) {
   const info = await admin.info('commandstats');
   let total = 0;

@@ -1,4 +1,4 @@
-import { status, type ServiceError } from '@grpc/grpc-js';
+import type { status, ServiceError } from '@grpc/grpc-js';
 import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from './error-mapping.js';
 
 /**

@@ -1,4 +1,4 @@
-import { Metadata } from '@grpc/grpc-js';
+import type { Metadata } from '@grpc/grpc-js';
 import { context, propagation, type Context, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 
 const setter: TextMapSetter<Metadata> = {

@@ -24,11 +24,16 @@ describe('breaker', () => {
 
 describe('Redis failures', () => {
   it('are classified as timeout, unavailable or error', () => {
-    const reply = Object.assign(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'), { name: 'ReplyError' });
+    const reply = Object.assign(
+      new Error('WRONGTYPE Operation against a key holding the wrong kind of value'),
+      { name: 'ReplyError' },
+    );
     expect(classifyRedisError(new RedisTimeoutError('x')).code).toBe('REDIS_TIMEOUT');
     expect(classifyRedisError(new Error('Command timed out')).code).toBe('REDIS_TIMEOUT');
     expect(classifyRedisError(new RedisNotReadyError('reconnecting')).code).toBe('REDIS_UNAVAILABLE');
-    expect(classifyRedisError(new Error("Stream isn't writeable and enableOfflineQueue options is false")).code).toBe('REDIS_UNAVAILABLE');
+    expect(
+      classifyRedisError(new Error("Stream isn't writeable and enableOfflineQueue options is false")).code,
+    ).toBe('REDIS_UNAVAILABLE');
     expect(classifyRedisError(reply).code).toBe('REDIS_ERROR');
   });
 

@@ -15,7 +15,10 @@ export interface Breaker {
   recordFailure(now: number): void;
 }
 
-export function createBreaker(failures = DEFAULT_BREAKER_FAILURES, cooldownMs = DEFAULT_BREAKER_COOLDOWN_MS): Breaker {
+export function createBreaker(
+  failures = DEFAULT_BREAKER_FAILURES,
+  cooldownMs = DEFAULT_BREAKER_COOLDOWN_MS,
+): Breaker {
   let consecutive = 0;
   let openUntil = -Infinity;
   return {

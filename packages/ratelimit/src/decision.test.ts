@@ -19,14 +19,25 @@ describe('decide', () => {
     const a = window({ policy: 'a', remaining: 5, resetAt: 2_000 });
     const b = window({ policy: 'b', remaining: 3, resetAt: 3_000 });
     const c = window({ policy: 'c', remaining: 3, resetAt: 9_000 });
-    expect(decide([a, b, c], 1_000, 'redis')).toMatchObject({ allowed: true, policy: 'c', remaining: 3, resetAt: 9_000, retryAfter: 0 });
+    expect(decide([a, b, c], 1_000, 'redis')).toMatchObject({
+      allowed: true,
+      policy: 'c',
+      remaining: 3,
+      resetAt: 9_000,
+      retryAfter: 0,
+    });
   });
 
   it('when refused, binds the refusing window that refuses longest, and takes Retry-After from it', () => {
     const open = window({ policy: 'roomy', remaining: 0 });
     const soon = window({ policy: 'soon', fits: false, remaining: 0, retryAt: 3_500 });
     const late = window({ policy: 'late', fits: false, remaining: 1, limit: 50, retryAt: 61_000 });
-    expect(decide([open, soon, late], 1_000, 'redis')).toMatchObject({ allowed: false, policy: 'late', limit: 50, retryAfter: 60 });
+    expect(decide([open, soon, late], 1_000, 'redis')).toMatchObject({
+      allowed: false,
+      policy: 'late',
+      limit: 50,
+      retryAfter: 60,
+    });
   });
 
   it('rounds Retry-After up, to at least 1 second', () => {
@@ -42,7 +53,10 @@ describe('decide', () => {
   });
 
   it('carries the failure of a fallback decision', () => {
-    expect(decide([window({})], 5, 'fallback', { code: 'REDIS_TIMEOUT' })).toMatchObject({ source: 'fallback', failure: { code: 'REDIS_TIMEOUT' } });
+    expect(decide([window({})], 5, 'fallback', { code: 'REDIS_TIMEOUT' })).toMatchObject({
+      source: 'fallback',
+      failure: { code: 'REDIS_TIMEOUT' },
+    });
     expect(decide([window({})], 5, 'redis')).not.toHaveProperty('failure');
   });
 });

@@ -82,7 +82,10 @@ function retryAfterSeconds(window: WindowState, at: number): number {
 }
 
 function leastRemaining(windows: readonly WindowState[]): WindowState {
-  return pick(windows, (a, b) => a.remaining < b.remaining || (a.remaining === b.remaining && a.resetAt > b.resetAt));
+  return pick(
+    windows,
+    (a, b) => a.remaining < b.remaining || (a.remaining === b.remaining && a.resetAt > b.resetAt),
+  );
 }
 
 function longestRefusal(windows: readonly WindowState[]): WindowState {
@@ -92,7 +95,10 @@ function longestRefusal(windows: readonly WindowState[]): WindowState {
 }
 
 /** The first window that no later one beats. */
-function pick(windows: readonly WindowState[], beats: (a: WindowState, b: WindowState) => boolean): WindowState {
+function pick(
+  windows: readonly WindowState[],
+  beats: (a: WindowState, b: WindowState) => boolean,
+): WindowState {
   const [first, ...rest] = windows;
   if (!first) throw new RangeError('a decision needs at least one window');
   return rest.reduce((best, window) => (beats(window, best) ? window : best), first);

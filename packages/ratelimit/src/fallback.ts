@@ -35,13 +35,34 @@ export function fallbackWindows(
     const base = { policy: rule.name, limit: rule.limit, windowMs: rule.windowMs };
     switch (rule.onRedisDown) {
       case 'open':
-        return { ...base, used: 0, remaining: rule.limit, resetAt: now, fits: true, retryAt: now, source: 'open' };
+        return {
+          ...base,
+          used: 0,
+          remaining: rule.limit,
+          resetAt: now,
+          fits: true,
+          retryAt: now,
+          source: 'open',
+        };
       case 'closed':
-        return { ...base, used: 0, remaining: 0, resetAt: now + CLOSED_RETRY_AFTER_MS, fits: false, retryAt: now + CLOSED_RETRY_AFTER_MS, source: 'closed' };
+        return {
+          ...base,
+          used: 0,
+          remaining: 0,
+          resetAt: now + CLOSED_RETRY_AFTER_MS,
+          fits: false,
+          retryAt: now + CLOSED_RETRY_AFTER_MS,
+          source: 'closed',
+        };
       case 'local': {
         const evaluation = evaluations[localIndexes.indexOf(i)];
         if (!evaluation) throw new RangeError(`no local evaluation for rule ${rule.name}`);
-        return { ...base, ...evaluation, remaining: Math.max(0, rule.limit - evaluation.used), source: 'local' };
+        return {
+          ...base,
+          ...evaluation,
+          remaining: Math.max(0, rule.limit - evaluation.used),
+          source: 'local',
+        };
       }
     }
   });

@@ -26,7 +26,9 @@ describe('rate-limit headers', () => {
   });
 
   it('adds Retry-After in whole seconds on a refusal', () => {
-    const headers = rateLimitHeaders(decision({ allowed: false, remaining: 0, retryAfter: 17, policy: 'login-per-ip' }));
+    const headers = rateLimitHeaders(
+      decision({ allowed: false, remaining: 0, retryAfter: 17, policy: 'login-per-ip' }),
+    );
     expect(headers['Retry-After']).toBe('17');
     expect(headers['X-RateLimit-Policy']).toBe('login-per-ip');
   });

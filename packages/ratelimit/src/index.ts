@@ -3,10 +3,19 @@
  * check is read, decided and charged (all or none) by one Lua script in one Redis round trip,
  * on Redis's clock, with keys that share the subject's hash tag. See docs/rate-limiting.md.
  */
-export { createRateLimiter, DEFAULT_REDIS_TIMEOUT_MS } from './limiter.js';
+export { createRateLimiter } from './limiter.js';
+export { DEFAULT_REDIS_TIMEOUT_MS } from './redis-failure.js';
 export type { RateLimiter, RateLimiterOptions } from './limiter.js';
 export type { RateLimitDecision, WindowSource, WindowState } from './decision.js';
-export { DEFAULT_SUB_WINDOWS, MAX_RULES_PER_CHECK, MAX_SUB_WINDOWS, MAX_UNITS, MAX_WINDOW_MS, resolveRule, resolveRules } from './rules.js';
+export {
+  DEFAULT_SUB_WINDOWS,
+  MAX_RULES_PER_CHECK,
+  MAX_SUB_WINDOWS,
+  MAX_UNITS,
+  MAX_WINDOW_MS,
+  resolveRule,
+  resolveRules,
+} from './rules.js';
 export type { LimitRule, RedisDownPolicy, ResolvedRule } from './rules.js';
 export { RATE_LIMIT_ERROR_CODES, RateLimitConfigError } from './errors.js';
 export type { RateLimitErrorCode } from './errors.js';

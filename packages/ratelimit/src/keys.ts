@@ -12,7 +12,10 @@ const PREFIX_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
  */
 export function assertKeyPrefix(prefix: string): void {
   if (!PREFIX_PATTERN.test(prefix)) {
-    throw new RateLimitConfigError('RATE_LIMIT_INVALID_OPTIONS', 'keyPrefix must be 1-64 of letters, digits, _ . : - (no braces)');
+    throw new RateLimitConfigError(
+      'RATE_LIMIT_INVALID_OPTIONS',
+      'keyPrefix must be 1-64 of letters, digits, _ . : - (no braces)',
+    );
   }
 }
 
@@ -23,7 +26,10 @@ export function assertKeyPrefix(prefix: string): void {
  */
 export function subjectTag(subject: string): string {
   if (typeof subject !== 'string' || subject.length === 0 || subject.length > MAX_SUBJECT_LENGTH) {
-    throw new RateLimitConfigError('RATE_LIMIT_INVALID_SUBJECT', `subject must be a string of 1 to ${MAX_SUBJECT_LENGTH} characters`);
+    throw new RateLimitConfigError(
+      'RATE_LIMIT_INVALID_SUBJECT',
+      `subject must be a string of 1 to ${MAX_SUBJECT_LENGTH} characters`,
+    );
   }
   return `{${subject.replace(/[%{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}}`;
 }

@@ -2,14 +2,27 @@ import { describe, expect, it } from '@jest/globals';
 import { createLocalCounters } from './local-counters.js';
 import { resolveRule } from './rules.js';
 
-const minute = resolveRule({ name: 'per-minute', limit: 3, windowMs: 60_000, subWindows: 6, onRedisDown: 'local' });
-const hour = resolveRule({ name: 'per-hour', limit: 4, windowMs: 3_600_000, subWindows: 6, onRedisDown: 'local' });
+const minute = resolveRule({
+  name: 'per-minute',
+  limit: 3,
+  windowMs: 60_000,
+  subWindows: 6,
+  onRedisDown: 'local',
+});
+const hour = resolveRule({
+  name: 'per-hour',
+  limit: 4,
+  windowMs: 3_600_000,
+  subWindows: 6,
+  onRedisDown: 'local',
+});
 
 describe('in-process fallback counters', () => {
   it('charges every window when all fit, and none when one does not', () => {
     const counters = createLocalCounters();
     const keys = ['a:min', 'a:hour'];
-    for (let i = 0; i < 3; i += 1) expect(counters.check(keys, [minute, hour], 1_000, 1, true).every((e) => e.fits)).toBe(true);
+    for (let i = 0; i < 3; i += 1)
+      expect(counters.check(keys, [minute, hour], 1_000, 1, true).every((e) => e.fits)).toBe(true);
     const refused = counters.check(keys, [minute, hour], 1_000, 1, true);
     expect(refused.map((e) => e.fits)).toEqual([false, true]);
     expect(refused.map((e) => e.used)).toEqual([3, 3]);

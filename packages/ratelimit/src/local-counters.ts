@@ -1,5 +1,11 @@
 import type { ResolvedRule } from './rules.js';
-import { evaluateWindow, isCounted, leavesWindowAt, subWindowIndex, type WindowEvaluation } from './sliding-window.js';
+import {
+  evaluateWindow,
+  isCounted,
+  leavesWindowAt,
+  subWindowIndex,
+  type WindowEvaluation,
+} from './sliding-window.js';
 
 /** How many (subject, rule) counters the in-process fallback keeps before dropping the least recent. */
 export const DEFAULT_LOCAL_MAX_COUNTERS = 10_000;
@@ -15,7 +21,13 @@ export interface LocalCounters {
    * Evaluates every window of one check at `now`, then charges all of them if all fit (and
    * `charge`). Like the script, a charged window reports `used` and `resetAt` after the charge.
    */
-  check(keys: readonly string[], rules: readonly ResolvedRule[], now: number, cost: number, charge: boolean): WindowEvaluation[];
+  check(
+    keys: readonly string[],
+    rules: readonly ResolvedRule[],
+    now: number,
+    cost: number,
+    charge: boolean,
+  ): WindowEvaluation[];
   /** Number of counters held (for tests and metrics). */
   size(): number;
 }
@@ -52,7 +64,11 @@ export function createLocalCounters(maxCounters = DEFAULT_LOCAL_MAX_COUNTERS): L
         if (!rule || !buckets) return evaluation;
         const index = subWindowIndex(now, rule.subWindowMs);
         buckets.set(index, (buckets.get(index) ?? 0) + cost);
-        return { ...evaluation, used: evaluation.used + cost, resetAt: Math.max(evaluation.resetAt, leavesWindowAt(index, rule)) };
+        return {
+          ...evaluation,
+          used: evaluation.used + cost,
+          resetAt: Math.max(evaluation.resetAt, leavesWindowAt(index, rule)),
+        };
       });
     },
     size: () => counters.size,

@@ -1,3 +1,6 @@
+/** How long a check waits for Redis before applying each rule's `onRedisDown` policy. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 100;
+
 /** Why a check could not use Redis. */
 export type RedisFailureCode =
   /** No reply within the limiter's timeout (or the client's `commandTimeout`). */
@@ -47,7 +50,10 @@ export function classifyRedisError(error: unknown): RedisFailure {
 export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisTimeoutError(`no reply from Redis within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new RedisTimeoutError(`no reply from Redis within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   });
   promise.catch(() => undefined);
   try {

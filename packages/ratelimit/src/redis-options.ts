@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { DEFAULT_REDIS_TIMEOUT_MS } from './limiter.js';
+import { DEFAULT_REDIS_TIMEOUT_MS } from './redis-failure.js';
 
 /** Ceiling of the reconnect backoff: short, so checks go back to Redis soon after it returns. */
 export const MAX_RECONNECT_DELAY_MS = 1_000;

@@ -21,7 +21,13 @@ describe('rules', () => {
   });
 
   it('are refused, naming every problem at once, when malformed', () => {
-    const bad = { name: 'bad name', limit: -1, windowMs: 1_000, subWindows: 7, onRedisDown: 'maybe' } as unknown as LimitRule;
+    const bad = {
+      name: 'bad name',
+      limit: -1,
+      windowMs: 1_000,
+      subWindows: 7,
+      onRedisDown: 'maybe',
+    } as unknown as LimitRule;
     try {
       resolveRule(bad);
       throw new Error('expected a RateLimitConfigError');
@@ -35,8 +41,12 @@ describe('rules', () => {
   it('of one check must be 1 to 16 with distinct names', () => {
     expect(codeOf(() => resolveRules([]))).toBe('RATE_LIMIT_INVALID_RULES');
     expect(codeOf(() => resolveRules([rule, { ...rule, limit: 5 }]))).toBe('RATE_LIMIT_INVALID_RULES');
-    expect(codeOf(() => resolveRules(Array.from({ length: 17 }, (_, i) => ({ ...rule, name: `r${i}` }))))).toBe('RATE_LIMIT_INVALID_RULES');
-    expect(resolveRules([rule, { ...rule, name: 'api-per-day', windowMs: 86_400_000, subWindows: 24 }])).toHaveLength(2);
+    expect(
+      codeOf(() => resolveRules(Array.from({ length: 17 }, (_, i) => ({ ...rule, name: `r${i}` })))),
+    ).toBe('RATE_LIMIT_INVALID_RULES');
+    expect(
+      resolveRules([rule, { ...rule, name: 'api-per-day', windowMs: 86_400_000, subWindows: 24 }]),
+    ).toHaveLength(2);
   });
 
   it('have an UPPER_SNAKE error catalogue', () => {

@@ -62,7 +62,10 @@ export function resolveRule(rule: LimitRule): ResolvedRule {
   if (known) return known;
   const problems = ruleProblems(rule);
   if (problems.length > 0) {
-    throw new RateLimitConfigError('RATE_LIMIT_INVALID_RULE', `rate-limit rule ${JSON.stringify(rule.name)}: ${problems.join('; ')}`);
+    throw new RateLimitConfigError(
+      'RATE_LIMIT_INVALID_RULE',
+      `rate-limit rule ${JSON.stringify(rule.name)}: ${problems.join('; ')}`,
+    );
   }
   const subWindows = rule.subWindows ?? DEFAULT_SUB_WINDOWS;
   const result: ResolvedRule = Object.freeze({
@@ -80,7 +83,10 @@ export function resolveRule(rule: LimitRule): ResolvedRule {
 /** Checks the rules of one check: 1 to 16 rules with distinct names. */
 export function resolveRules(rules: readonly LimitRule[]): readonly ResolvedRule[] {
   if (rules.length === 0 || rules.length > MAX_RULES_PER_CHECK) {
-    throw new RateLimitConfigError('RATE_LIMIT_INVALID_RULES', `a check needs 1 to ${MAX_RULES_PER_CHECK} rules, got ${rules.length}`);
+    throw new RateLimitConfigError(
+      'RATE_LIMIT_INVALID_RULES',
+      `a check needs 1 to ${MAX_RULES_PER_CHECK} rules, got ${rules.length}`,
+    );
   }
   const result = rules.map(resolveRule);
   const names = new Set(result.map((rule) => rule.name));
@@ -96,15 +102,18 @@ function ruleProblems(rule: LimitRule): string[] {
   if (typeof rule.name !== 'string' || !NAME_PATTERN.test(rule.name)) {
     problems.push('name must be 1-64 of letters, digits, _ . : - (starting with a letter or digit)');
   }
-  if (!isIntegerIn(rule.limit, 0, MAX_UNITS)) problems.push(`limit must be an integer from 0 to ${MAX_UNITS}`);
-  if (!isIntegerIn(rule.windowMs, 1, MAX_WINDOW_MS)) problems.push(`windowMs must be an integer from 1 to ${MAX_WINDOW_MS}`);
+  if (!isIntegerIn(rule.limit, 0, MAX_UNITS))
+    problems.push(`limit must be an integer from 0 to ${MAX_UNITS}`);
+  if (!isIntegerIn(rule.windowMs, 1, MAX_WINDOW_MS))
+    problems.push(`windowMs must be an integer from 1 to ${MAX_WINDOW_MS}`);
   const subWindows = rule.subWindows ?? DEFAULT_SUB_WINDOWS;
   if (!isIntegerIn(subWindows, 1, MAX_SUB_WINDOWS)) {
     problems.push(`subWindows must be an integer from 1 to ${MAX_SUB_WINDOWS}`);
   } else if (Number.isInteger(rule.windowMs) && rule.windowMs % subWindows !== 0) {
     problems.push(`windowMs (${rule.windowMs}) must be a multiple of subWindows (${subWindows})`);
   }
-  if (!POLICIES.includes(rule.onRedisDown)) problems.push(`onRedisDown must be one of ${POLICIES.join(', ')}`);
+  if (!POLICIES.includes(rule.onRedisDown))
+    problems.push(`onRedisDown must be one of ${POLICIES.join(', ')}`);
   return problems;
 }
 

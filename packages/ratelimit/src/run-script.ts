@@ -11,7 +11,11 @@ export type RateLimitRedis = Redis | Cluster;
  * so the next check is back to one EVALSHA. A client that is not ready gets nothing sent: that
  * keeps a client with an offline queue from queueing checks that would charge minutes later.
  */
-export async function runScript(redis: RateLimitRedis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+export async function runScript(
+  redis: RateLimitRedis,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
   if (redis.status !== 'ready') throw new RedisNotReadyError(`redis client is ${redis.status}`);
   try {
     return await redis.evalsha(SLIDING_WINDOW_SHA, keys.length, ...keys, ...args);

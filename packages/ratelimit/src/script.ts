@@ -15,8 +15,9 @@ import { createHash } from 'node:crypto';
  * that left the window and subtracts them from `t`; since a charge always lands in the newest
  * sub-window and drops everything older than `n - subWindows`, the fields always lie within
  * `n - subWindows .. n`, so dropping reads at most `subWindows + 1` fields and usually none.
- * An admitted check thus costs three commands per window whatever `subWindows` is; only a
- * refusal reads the live sub-windows, to say when the request would fit.
+ * An admitted check thus costs two commands per window whatever `subWindows` is (four when it
+ * opens a new sub-window: only then do `n` and the expiry move); only a refusal reads the live
+ * sub-windows, to say when the request would fit.
  *
  * KEYS[i]   the hash of window i.
  * ARGV[1]   cost (units); ARGV[2] '1' to charge when every window has room, '0' to only look.
@@ -86,9 +87,13 @@ for i = 1, #KEYS do
   local retry = now
   if allowed == 1 and charge then
     w.used = w.used + cost
-    if w.newest == nil or w.cur > w.newest then w.newest = w.cur end
-    redis.call('HSET', key, int(w.cur), int(w.current + cost), 't', int(w.used), 'n', int(w.newest))
-    redis.call('PEXPIRE', key, int((w.newest + w.subs + 1) * w.sub - now))
+    if w.newest == nil or w.cur > w.newest then
+      w.newest = w.cur
+      redis.call('HSET', key, int(w.cur), int(w.current + cost), 't', int(w.used), 'n', int(w.newest))
+      redis.call('PEXPIRE', key, int((w.newest + w.subs + 1) * w.sub - now))
+    else
+      redis.call('HSET', key, int(w.cur), int(w.current + cost), 't', int(w.used))
+    end
   elseif not w.fits then
     retry = retryAt(key, w)
   end

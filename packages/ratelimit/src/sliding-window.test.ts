@@ -39,36 +39,48 @@ function randomArrivals(seed: number, count: number, spanMs: number): Arrival[] 
 const WINDOW_MS = 1_000;
 
 describe('the sliding-window arithmetic', () => {
-  const shapes = [1, 2, 4, 10, 50].flatMap((subWindows) => [1, 5, 40].map((limit) => ({ subWindows, limit })));
+  const shapes = [1, 2, 4, 10, 50].flatMap((subWindows) =>
+    [1, 5, 40].map((limit) => ({ subWindows, limit })),
+  );
 
-  it.each(shapes)('never admits more than the limit in any window-long interval ($subWindows sub-windows, limit $limit)', ({ subWindows, limit }) => {
-    const geometry = { limit, subWindows, subWindowMs: WINDOW_MS / subWindows };
-    for (let seed = 1; seed <= 20; seed += 1) {
-      const outcomes = simulate(geometry, randomArrivals(seed, 400, 8_000));
-      const admitted = outcomes.filter((o) => o.evaluation.fits);
-      for (const end of admitted) {
-        const inWindow = admitted.filter((o) => o.at >= end.at - WINDOW_MS && o.at <= end.at);
-        expect(inWindow.reduce((sum, o) => sum + o.cost, 0)).toBeLessThanOrEqual(limit);
+  it.each(shapes)(
+    'never admits more than the limit in any window-long interval ($subWindows sub-windows, limit $limit)',
+    ({ subWindows, limit }) => {
+      const geometry = { limit, subWindows, subWindowMs: WINDOW_MS / subWindows };
+      for (let seed = 1; seed <= 20; seed += 1) {
+        const outcomes = simulate(geometry, randomArrivals(seed, 400, 8_000));
+        const admitted = outcomes.filter((o) => o.evaluation.fits);
+        for (const end of admitted) {
+          const inWindow = admitted.filter((o) => o.at >= end.at - WINDOW_MS && o.at <= end.at);
+          expect(inWindow.reduce((sum, o) => sum + o.cost, 0)).toBeLessThanOrEqual(limit);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it.each(shapes)('refuses only when the window plus one sub-window is full ($subWindows sub-windows, limit $limit)', ({ subWindows, limit }) => {
-    const geometry = { limit, subWindows, subWindowMs: WINDOW_MS / subWindows };
-    for (let seed = 1; seed <= 20; seed += 1) {
-      const outcomes = simulate(geometry, randomArrivals(seed, 400, 8_000));
-      const admitted = outcomes.filter((o) => o.evaluation.fits);
-      for (const refused of outcomes.filter((o) => !o.evaluation.fits)) {
-        const counted = admitted.filter((o) => o.at > refused.at - WINDOW_MS - geometry.subWindowMs && o.at <= refused.at);
-        expect(counted.reduce((sum, o) => sum + o.cost, 0) + refused.cost).toBeGreaterThan(limit);
+  it.each(shapes)(
+    'refuses only when the window plus one sub-window is full ($subWindows sub-windows, limit $limit)',
+    ({ subWindows, limit }) => {
+      const geometry = { limit, subWindows, subWindowMs: WINDOW_MS / subWindows };
+      for (let seed = 1; seed <= 20; seed += 1) {
+        const outcomes = simulate(geometry, randomArrivals(seed, 400, 8_000));
+        const admitted = outcomes.filter((o) => o.evaluation.fits);
+        for (const refused of outcomes.filter((o) => !o.evaluation.fits)) {
+          const counted = admitted.filter(
+            (o) => o.at > refused.at - WINDOW_MS - geometry.subWindowMs && o.at <= refused.at,
+          );
+          expect(counted.reduce((sum, o) => sum + o.cost, 0) + refused.cost).toBeGreaterThan(limit);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('gives the exact instant a refused cost fits again: not a millisecond earlier', () => {
     const geometry = { limit: 5, subWindows: 4, subWindowMs: 250 };
     for (let seed = 1; seed <= 30; seed += 1) {
-      for (const refused of simulate(geometry, randomArrivals(seed, 200, 5_000)).filter((o) => !o.evaluation.fits)) {
+      for (const refused of simulate(geometry, randomArrivals(seed, 200, 5_000)).filter(
+        (o) => !o.evaluation.fits,
+      )) {
         const retryAt = refused.evaluation.retryAt;
         if (retryAt === null) throw new Error('a cost within the limit always fits eventually');
         expect(evaluateWindow(refused.snapshot, geometry, retryAt, refused.cost).fits).toBe(true);
@@ -98,7 +110,12 @@ describe('the sliding-window arithmetic', () => {
     ]);
     const evaluation = evaluateWindow(counters, geometry, 250, 4);
     expect(evaluation).toEqual({ used: 3, fits: false, resetAt: 600, retryAt: null });
-    expect(evaluateWindow(new Map(), geometry, 250, 1)).toEqual({ used: 0, fits: true, resetAt: 250, retryAt: 250 });
+    expect(evaluateWindow(new Map(), geometry, 250, 1)).toEqual({
+      used: 0,
+      fits: true,
+      resetAt: 250,
+      retryAt: 250,
+    });
   });
 
   it('ignores sub-windows that have left the window', () => {

@@ -58,7 +58,12 @@ export function evaluateWindow(
   const newest = live.at(-1);
   const resetAt = newest ? leavesWindowAt(newest[0], geometry) : now;
   const fits = used + cost <= geometry.limit;
-  return { used, fits, resetAt, retryAt: fits ? now : retryAt(live, used + cost - geometry.limit, cost, geometry) };
+  return {
+    used,
+    fits,
+    resetAt,
+    retryAt: fits ? now : retryAt(live, used + cost - geometry.limit, cost, geometry),
+  };
 }
 
 /** When enough of the oldest units have left the window to free `needed` units. */

@@ -13,10 +13,20 @@ let cluster: Cluster;
 
 beforeAll(async () => {
   // A one-node Redis Cluster owning every slot: it enforces CROSSSLOT exactly like a large one.
-  server = await startOwnRedis(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-announce-ip', '127.0.0.1']);
+  server = await startOwnRedis([
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    'nodes.conf',
+    '--cluster-announce-ip',
+    '127.0.0.1',
+  ]);
   admin = new Redis(server.url);
   await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
-  await waitUntil(async () => String(await admin.call('CLUSTER', 'INFO')).includes('cluster_state:ok'), 10_000);
+  await waitUntil(
+    async () => String(await admin.call('CLUSTER', 'INFO')).includes('cluster_state:ok'),
+    10_000,
+  );
   cluster = new Cluster([{ host: '127.0.0.1', port: server.port }], {
     enableOfflineQueue: false,
     redisOptions: rateLimitRedisOptions({ commandTimeout: 2_000 }),
@@ -38,7 +48,9 @@ describe('on Redis Cluster', () => {
   ];
 
   it('the server really refuses a multi-key script whose keys are in different slots', async () => {
-    await expect(cluster.eval("return redis.call('GET', KEYS[1])", 2, `${prefix}:a:x`, `${prefix}:b:y`)).rejects.toThrow(/CROSSSLOT/);
+    await expect(
+      cluster.eval("return redis.call('GET', KEYS[1])", 2, `${prefix}:a:x`, `${prefix}:b:y`),
+    ).rejects.toThrow(/CROSSSLOT/);
   });
 
   it('checks and charges two windows of one subject in one script, since their keys share a hash tag', async () => {

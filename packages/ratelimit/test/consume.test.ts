@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Redis } from 'ioredis';
 import { infraUrls, testNamespace } from '@tap/testkit';
-import { counterKey, createRateLimiter, RateLimitConfigError, resolveRule, type LimitRule, type RateLimiter } from '../src/index.js';
+import {
+  counterKey,
+  createRateLimiter,
+  RateLimitConfigError,
+  resolveRule,
+  type LimitRule,
+  type RateLimiter,
+} from '../src/index.js';
 import { readyClient, redisNow } from './support/clients.js';
 
 const MINUTE = 60_000;
@@ -13,8 +20,19 @@ let limiter: RateLimiter;
 let subjects = 0;
 const subject = (): string => `tenant-${(subjects += 1)}`;
 
-const perMinute = (limit: number): LimitRule => ({ name: 'api-per-minute', limit, windowMs: MINUTE, onRedisDown: 'open' });
-const perDay = (limit: number): LimitRule => ({ name: 'api-per-day', limit, windowMs: DAY, subWindows: 24, onRedisDown: 'open' });
+const perMinute = (limit: number): LimitRule => ({
+  name: 'api-per-minute',
+  limit,
+  windowMs: MINUTE,
+  onRedisDown: 'open',
+});
+const perDay = (limit: number): LimitRule => ({
+  name: 'api-per-day',
+  limit,
+  windowMs: DAY,
+  subWindows: 24,
+  onRedisDown: 'open',
+});
 
 beforeAll(async () => {
   redis = await readyClient(infraUrls().redisUrl);
@@ -33,7 +51,13 @@ describe('consume against a real Redis', () => {
     const remaining: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       const decision = await limiter.consume(who, [perMinute(3)]);
-      expect(decision).toMatchObject({ allowed: true, limit: 3, retryAfter: 0, policy: 'api-per-minute', source: 'redis' });
+      expect(decision).toMatchObject({
+        allowed: true,
+        limit: 3,
+        retryAfter: 0,
+        policy: 'api-per-minute',
+        source: 'redis',
+      });
       remaining.push(decision.remaining);
     }
     expect(remaining).toEqual([2, 1, 0]);
@@ -56,9 +80,23 @@ describe('consume against a real Redis', () => {
 
   it('refuses a cost above the limit, and a limit of 0, with the window length as Retry-After', async () => {
     const who = subject();
-    expect(await limiter.consume(who, [perMinute(5)], 6)).toMatchObject({ allowed: false, retryAfter: 60, remaining: 5 });
-    const none: LimitRule = { name: 'api-per-day', limit: 0, windowMs: DAY, subWindows: 24, onRedisDown: 'closed' };
-    expect(await limiter.consume(who, [none])).toMatchObject({ allowed: false, retryAfter: 86_400, policy: 'api-per-day' });
+    expect(await limiter.consume(who, [perMinute(5)], 6)).toMatchObject({
+      allowed: false,
+      retryAfter: 60,
+      remaining: 5,
+    });
+    const none: LimitRule = {
+      name: 'api-per-day',
+      limit: 0,
+      windowMs: DAY,
+      subWindows: 24,
+      onRedisDown: 'closed',
+    };
+    expect(await limiter.consume(who, [none])).toMatchObject({
+      allowed: false,
+      retryAfter: 86_400,
+      policy: 'api-per-day',
+    });
   });
 
   it('charges all windows or none: a refusal by the day window charges the minute window nothing', async () => {
@@ -120,6 +158,22 @@ describe('consume against a real Redis', () => {
     }
   });
 
+  it('keeps memory per subject small: thousands of requests leave one counter per sub-window, not one entry per request', async () => {
+    const who = subject();
+    const rules = [perMinute(100_000), perDay(100_000)];
+    for (let batch = 0; batch < 10; batch += 1) {
+      await Promise.all(Array.from({ length: 500 }, () => limiter.consume(who, rules)));
+    }
+    for (const rule of rules.map(resolveRule)) {
+      const key = counterKey(prefix, who, rule);
+      const fields = await redis.hgetall(key);
+      expect(fields['t']).toBe('5000');
+      // At most subWindows + 1 sub-window fields, plus the total `t` and the newest index `n`.
+      expect(Object.keys(fields).length).toBeLessThanOrEqual(rule.subWindows + 3);
+      expect(Number(await redis.call('MEMORY', 'USAGE', key))).toBeLessThan(1_024);
+    }
+  });
+
   it('keeps all keys of a subject under one hash tag, even when the subject contains braces', async () => {
     const who = 'ip:{10.0.0.1}%';
     await limiter.consume(who, [perMinute(5), perDay(5)]);
@@ -134,7 +188,11 @@ describe('consume against a real Redis', () => {
     const who = subject();
     await limiter.consume(who, [perMinute(5)]);
     await redis.script('FLUSH');
-    expect(await limiter.consume(who, [perMinute(5)])).toMatchObject({ allowed: true, remaining: 3, source: 'redis' });
+    expect(await limiter.consume(who, [perMinute(5)])).toMatchObject({
+      allowed: true,
+      remaining: 3,
+      source: 'redis',
+    });
     expect(await limiter.consume(who, [perMinute(5)])).toMatchObject({ allowed: true, remaining: 2 });
   });
 
@@ -143,7 +201,8 @@ describe('consume against a real Redis', () => {
     const ahead = createRateLimiter({ redis, keyPrefix: prefix, clock: () => Date.now() + 3 * 60 * MINUTE });
     const behind = createRateLimiter({ redis, keyPrefix: prefix, clock: () => Date.now() - 3 * 60 * MINUTE });
     const admitted: boolean[] = [];
-    for (let i = 0; i < 6; i += 1) admitted.push((await (i % 2 === 0 ? ahead : behind).consume(who, [perMinute(4)])).allowed);
+    for (let i = 0; i < 6; i += 1)
+      admitted.push((await (i % 2 === 0 ? ahead : behind).consume(who, [perMinute(4)])).allowed);
     expect(admitted).toEqual([true, true, true, true, false, false]);
     const decision = await behind.peek(who, [perMinute(4)]);
     const now = await redisNow(redis);
@@ -163,11 +222,17 @@ describe('consume against a real Redis', () => {
       return undefined;
     };
     expect(await codeOf(() => limiter.consume(subject(), [perMinute(5)], 0))).toBe('RATE_LIMIT_INVALID_COST');
-    expect(await codeOf(() => limiter.consume(subject(), [perMinute(5)], 1.5))).toBe('RATE_LIMIT_INVALID_COST');
+    expect(await codeOf(() => limiter.consume(subject(), [perMinute(5)], 1.5))).toBe(
+      'RATE_LIMIT_INVALID_COST',
+    );
     expect(await codeOf(() => limiter.consume('', [perMinute(5)]))).toBe('RATE_LIMIT_INVALID_SUBJECT');
     expect(await codeOf(() => limiter.consume(subject(), []))).toBe('RATE_LIMIT_INVALID_RULES');
-    expect(await codeOf(() => limiter.consume(subject(), [perMinute(5), perMinute(6)]))).toBe('RATE_LIMIT_INVALID_RULES');
-    expect(await codeOf(() => limiter.consume(subject(), [{ ...perMinute(5), windowMs: 1_001 }]))).toBe('RATE_LIMIT_INVALID_RULE');
+    expect(await codeOf(() => limiter.consume(subject(), [perMinute(5), perMinute(6)]))).toBe(
+      'RATE_LIMIT_INVALID_RULES',
+    );
+    expect(await codeOf(() => limiter.consume(subject(), [{ ...perMinute(5), windowMs: 1_001 }]))).toBe(
+      'RATE_LIMIT_INVALID_RULE',
+    );
     expect(() => createRateLimiter({ redis, keyPrefix: 'a{b}' })).toThrow(RateLimitConfigError);
   });
 });

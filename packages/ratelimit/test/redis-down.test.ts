@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testNamespace } from '@tap/testkit';
-import { createRateLimiter, type LimitRule, type RateLimitDecision, type RedisFailure } from '../src/index.js';
+import {
+  createRateLimiter,
+  type LimitRule,
+  type RateLimitDecision,
+  type RedisFailure,
+} from '../src/index.js';
 import { readyClient, waitUntil } from './support/clients.js';
 import { startOwnRedis, type OwnRedis } from './support/redis-process.js';
 
@@ -13,7 +18,12 @@ const TIMEOUT_MS = 80;
 const FAST_MS = 400;
 
 const openRule: LimitRule = { name: 'api-per-minute', limit: 2, windowMs: MINUTE, onRedisDown: 'open' };
-const closedRule: LimitRule = { name: 'refresh-per-token', limit: 2, windowMs: MINUTE, onRedisDown: 'closed' };
+const closedRule: LimitRule = {
+  name: 'refresh-per-token',
+  limit: 2,
+  windowMs: MINUTE,
+  onRedisDown: 'closed',
+};
 const localRule: LimitRule = { name: 'login-per-ip', limit: 3, windowMs: MINUTE, onRedisDown: 'local' };
 
 let server: OwnRedis;
@@ -21,7 +31,9 @@ let redis: Redis;
 const failures: RedisFailure[] = [];
 let now = 1_700_000_000_000;
 
-async function timed(run: () => Promise<RateLimitDecision>): Promise<{ decision: RateLimitDecision; ms: number }> {
+async function timed(
+  run: () => Promise<RateLimitDecision>,
+): Promise<{ decision: RateLimitDecision; ms: number }> {
   const started = performance.now();
   const decision = await run();
   return { decision, ms: performance.now() - started };
@@ -92,11 +104,21 @@ describe('when Redis cannot be reached', () => {
     await server.kill();
     try {
       const open = await rl.consume('tenant', [openRule]);
-      expect(open).toMatchObject({ allowed: true, source: 'fallback', policy: 'api-per-minute', remaining: 2 });
+      expect(open).toMatchObject({
+        allowed: true,
+        source: 'fallback',
+        policy: 'api-per-minute',
+        remaining: 2,
+      });
       expect(open.failure?.code).toBe('REDIS_UNAVAILABLE');
 
       const closed = await rl.consume('token', [closedRule]);
-      expect(closed).toMatchObject({ allowed: false, source: 'fallback', policy: 'refresh-per-token', retryAfter: 1 });
+      expect(closed).toMatchObject({
+        allowed: false,
+        source: 'fallback',
+        policy: 'refresh-per-token',
+        retryAfter: 1,
+      });
 
       const local = [];
       for (let i = 0; i < 5; i += 1) local.push(await rl.consume('ip:1', [localRule]));

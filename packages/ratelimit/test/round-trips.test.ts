@@ -53,13 +53,20 @@ describe('round trips', () => {
       .slice(0, count)
       .map((rule) => ({ ...rule, onRedisDown: 'open' as const }));
 
-  it.each([1, 2, 4])('sends exactly one EVALSHA per check with %i window(s), and nothing else', async (count) => {
-    const limiter = createRateLimiter({ redis, keyPrefix: testNamespace('ratelimit_rtt'), timeoutMs: 1_000 });
-    await limiter.consume('warm', windows(count));
-    await admin.config('RESETSTAT');
-    for (let i = 0; i < 100; i += 1) await limiter.consume(`tenant-${i % 7}`, windows(count));
-    expect(await commandCalls()).toEqual({ evalsha: 100, scriptRuns: 100 });
-  });
+  it.each([1, 2, 4])(
+    'sends exactly one EVALSHA per check with %i window(s), and nothing else',
+    async (count) => {
+      const limiter = createRateLimiter({
+        redis,
+        keyPrefix: testNamespace('ratelimit_rtt'),
+        timeoutMs: 1_000,
+      });
+      await limiter.consume('warm', windows(count));
+      await admin.config('RESETSTAT');
+      for (let i = 0; i < 100; i += 1) await limiter.consume(`tenant-${i % 7}`, windows(count));
+      expect(await commandCalls()).toEqual({ evalsha: 100, scriptRuns: 100 });
+    },
+  );
 
   it('after SCRIPT FLUSH, pays one extra EVAL once, then is back to one EVALSHA', async () => {
     const limiter = createRateLimiter({ redis, keyPrefix: testNamespace('ratelimit_rtt'), timeoutMs: 1_000 });

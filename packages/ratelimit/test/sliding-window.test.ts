@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { infraUrls, testNamespace } from '@tap/testkit';
-import { createRateLimiter, type LimitRule, type RateLimitDecision, type RateLimiter } from '../src/index.js';
+import {
+  counterKey,
+  createRateLimiter,
+  resolveRule,
+  type LimitRule,
+  type RateLimitDecision,
+  type RateLimiter,
+} from '../src/index.js';
 import { readyClient } from './support/clients.js';
 import { waitForPhase, waitForRedisTime } from './support/phase.js';
 
@@ -15,12 +22,24 @@ const subject = (): string => `subject-${(subjects += 1)}`;
 // A 2 s window in four 500 ms sub-windows: short enough for real time, long enough for margins.
 const WINDOW_MS = 2_000;
 const SUB_MS = 500;
-const rule = (limit: number): LimitRule => ({ name: 'short', limit, windowMs: WINDOW_MS, subWindows: 4, onRedisDown: 'closed' });
+const rule = (limit: number): LimitRule => ({
+  name: 'short',
+  limit,
+  windowMs: WINDOW_MS,
+  subWindows: 4,
+  onRedisDown: 'closed',
+});
 
-async function burst(who: string, rules: readonly LimitRule[], count: number, cost = 1): Promise<RateLimitDecision[]> {
+async function burst(
+  who: string,
+  rules: readonly LimitRule[],
+  count: number,
+  cost = 1,
+): Promise<RateLimitDecision[]> {
   return Promise.all(Array.from({ length: count }, () => limiter.consume(who, rules, cost)));
 }
-const admitted = (decisions: readonly RateLimitDecision[]): number => decisions.filter((d) => d.allowed).length;
+const admitted = (decisions: readonly RateLimitDecision[]): number =>
+  decisions.filter((d) => d.allowed).length;
 
 beforeAll(async () => {
   redis = await readyClient(infraUrls().redisUrl);
@@ -91,7 +110,9 @@ describe('the sliding window, on Redis time', () => {
     const subMs = 200;
     const rules: LimitRule[] = [{ name: 'random', limit, windowMs, subWindows: 5, onRedisDown: 'closed' }];
     const clients = await Promise.all(Array.from({ length: 4 }, () => readyClient(infraUrls().redisUrl)));
-    const limiters = clients.map((client) => createRateLimiter({ redis: client, keyPrefix: prefix, timeoutMs: 1_000 }));
+    const limiters = clients.map((client) =>
+      createRateLimiter({ redis: client, keyPrefix: prefix, timeoutMs: 1_000 }),
+    );
     const log: Array<{ at: number; cost: number; allowed: boolean }> = [];
     const stopAt = Date.now() + 2_500;
     let seed = 7;
@@ -111,6 +132,16 @@ describe('the sliding window, on Redis time', () => {
       }),
     );
     await Promise.all(clients.map((client) => client.quit()));
+
+    // The hash stayed small and consistent while sub-windows came and went: at most
+    // subWindows + 1 live sub-windows, and `t` is exactly their sum.
+    const stored = await redis.hgetall(counterKey(prefix, who, resolveRule(rules[0]!)));
+    const { t, n, ...counters } = stored;
+    expect(Object.keys(counters).length).toBeLessThanOrEqual(6);
+    expect(Number(t)).toBe(Object.values(counters).reduce((sum, units) => sum + Number(units), 0));
+    expect(
+      Object.keys(counters).every((index) => Number(index) >= Number(n) - 5 && Number(index) <= Number(n)),
+    ).toBe(true);
 
     const admittedIn = (from: number, to: number): number =>
       log.filter((e) => e.allowed && e.at >= from && e.at <= to).reduce((sum, e) => sum + e.cost, 0);

@@ -33,12 +33,12 @@ export class Readiness {
 
   async report(): Promise<ReadinessReport> {
     const entries = await Promise.all(
-      [...this.#checks].map(async ([name, check]) => {
+      [...this.#checks].map(async ([name, check]): Promise<[string, { ready: boolean; detail?: string }]> => {
         try {
           await withTimeout(check(), CHECK_TIMEOUT_MS);
-          return [name, { ready: true }] as const;
+          return [name, { ready: true }];
         } catch (error) {
-          return [name, { ready: false, detail: (error as Error).message }] as const;
+          return [name, { ready: false, detail: (error as Error).message }];
         }
       }),
     );

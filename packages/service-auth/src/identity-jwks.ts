@@ -8,7 +8,7 @@ export function identityJwksFetcher(identityAddress: string): { fetch: () => Pro
   return {
     fetch: async () => {
       const response = await unaryCall(client, 'GetJwks', {});
-      return { keys: response.keys.map((key) => ({ ...key }) as JWK) };
+      return { keys: response.keys.map((key): JWK => ({ ...key })) };
     },
     close: () => client.close(),
   };

@@ -1,6 +1,5 @@
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { Readiness } from '@tap/runtime';
-import type { Logger } from '@tap/telemetry';
 import type { TokenVerifier } from '@tap/tokens';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ServiceClients } from './clients.js';
@@ -18,7 +17,7 @@ export interface GatewayDeps {
   readonly clients: ServiceClients;
   readonly verifier: TokenVerifier;
   readonly readiness: Readiness;
-  readonly logger: Logger;
+  readonly logger: FastifyBaseLogger;
 }
 
 /**
@@ -27,7 +26,7 @@ export interface GatewayDeps {
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: deps.logger,
     bodyLimit: deps.config.bodyLimitBytes,
     // A hop count, never `true`: trusting every X-Forwarded-For would let callers pick their IP.
     trustProxy: deps.config.trustProxyHops > 0 ? (deps.config.trustProxyHops as unknown as string) : false,

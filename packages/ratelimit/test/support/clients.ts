@@ -12,7 +12,10 @@ export async function readyClient(url: string, commandTimeoutMs = 1_000): Promis
 }
 
 /** Polls `condition` every 20 ms for at most `timeoutMs`. */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await condition()) return;

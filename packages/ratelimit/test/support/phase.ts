@@ -7,7 +7,12 @@ import { redisNow } from './clients.js';
  * returns that instant. Tests use it to place bursts just before or after a boundary of Redis's
  * sub-windows, whatever this process's clock says. Bounded: at most three periods.
  */
-export async function waitForPhase(redis: Redis, periodMs: number, fromMs: number, toMs: number): Promise<number> {
+export async function waitForPhase(
+  redis: Redis,
+  periodMs: number,
+  fromMs: number,
+  toMs: number,
+): Promise<number> {
   const deadline = Date.now() + 3 * periodMs;
   while (Date.now() < deadline) {
     const now = await redisNow(redis);

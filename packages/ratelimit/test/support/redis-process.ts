@@ -26,7 +26,19 @@ export interface OwnRedis {
 export async function startOwnRedis(extraArgs: readonly string[] = []): Promise<OwnRedis> {
   const port = await freeLoopbackPort();
   const dir = mkdtempSync(join(tmpdir(), 'tap-ratelimit-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extraArgs];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    ...extraArgs,
+  ];
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {

@@ -26,9 +26,18 @@ export const adoptionErrors = defineErrors({
     kind: 'FAILED_PRECONDITION',
     message: 'The milestones this one depends on are not done yet',
   },
-  VERSION_CONFLICT: { kind: 'CONFLICT', message: 'The adoption state changed since expectedVersion was read' },
-  INVALID_EXPECTED_VERSION: { kind: 'INVALID_ARGUMENT', message: 'expectedVersion must be a non-negative integer' },
-  INVALID_EVIDENCE_REF: { kind: 'INVALID_ARGUMENT', message: 'evidenceRef must be a non-empty string of at most 512 characters' },
+  VERSION_CONFLICT: {
+    kind: 'CONFLICT',
+    message: 'The adoption state changed since expectedVersion was read',
+  },
+  INVALID_EXPECTED_VERSION: {
+    kind: 'INVALID_ARGUMENT',
+    message: 'expectedVersion must be a non-negative integer',
+  },
+  INVALID_EVIDENCE_REF: {
+    kind: 'INVALID_ARGUMENT',
+    message: 'evidenceRef must be a non-empty string of at most 500 characters',
+  },
   PLAN_ALREADY_ACTIVE: { kind: 'CONFLICT', message: 'The tenant already has an active success plan' },
   PLAN_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No success plan with this id exists for the tenant' },
   // Renewing an already renewed plan is almost always a concurrent double submit: a conflict.
@@ -44,7 +53,10 @@ export const adoptionErrors = defineErrors({
     kind: 'INVALID_ARGUMENT',
     message: 'Each objective needs a label of 1 to 200 characters and at least one milestone key',
   },
-  INVALID_TARGET_DATE: { kind: 'INVALID_ARGUMENT', message: 'targetDate must be an ISO 8601 timestamp in the future' },
+  INVALID_TARGET_DATE: {
+    kind: 'INVALID_ARGUMENT',
+    message: 'targetDate must be an ISO 8601 timestamp in the future',
+  },
   ROLE_FORBIDDEN: { kind: 'PERMISSION_DENIED', message: 'Only an OWNER or ADMIN may do this' },
 });
 

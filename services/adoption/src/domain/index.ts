@@ -11,7 +11,12 @@ export { DAY_MS, HOUR_MS, parseInstant, toIso } from './time.js';
 
 export { CAPABILITY_KEYS, capabilitySet, isCapabilityKey } from './catalogue/capabilities.js';
 export type { CapabilityKey } from './catalogue/capabilities.js';
-export { EVENT_KINDS, isEventKind, MILESTONE_COMPLETED_EVENT, PRODUCT_EVENT_KINDS } from './catalogue/event-kinds.js';
+export {
+  EVENT_KINDS,
+  isEventKind,
+  MILESTONE_COMPLETED_EVENT,
+  PRODUCT_EVENT_KINDS,
+} from './catalogue/event-kinds.js';
 export type { EventKind } from './catalogue/event-kinds.js';
 export { COMPLETION_MODES, INTERNAL_STAGES, PATH_PROFILES } from './catalogue/milestone-definition.js';
 export type {
@@ -53,7 +58,11 @@ export {
 export type { HealthComponentCode } from './health/health-model.js';
 export type { HealthComponentExplanation } from './health/health-score.js';
 
-export { completeMilestone, MAX_EVIDENCE_REF, milestoneCompletedEvent } from './milestones/complete-milestone.js';
+export {
+  completeMilestone,
+  MAX_EVIDENCE_REF,
+  milestoneCompletedEvent,
+} from './milestones/complete-milestone.js';
 export type { CompleteMilestoneOptions, CompleteMilestoneOutcome } from './milestones/complete-milestone.js';
 
 export { NBA_WEIGHTS, nextBestAction } from './nba/next-best-action.js';
@@ -73,12 +82,23 @@ export type { EscalationDelays, RiskRule } from './risk/risk-rules.js';
 export { detectRiskSignals } from './risk/detect-risk-signals.js';
 export type { DetectRiskSignalsInput } from './risk/detect-risk-signals.js';
 export { advance, resolve } from './risk/escalation.js';
-export { activeSignals, DEFAULT_SIGNAL_LIMIT, MAX_SIGNAL_LIMIT, signalTransitions } from './risk/active-signals.js';
+export {
+  activeSignals,
+  DEFAULT_SIGNAL_LIMIT,
+  MAX_SIGNAL_LIMIT,
+  signalTransitions,
+} from './risk/active-signals.js';
 export type { SignalTransition } from './risk/active-signals.js';
 export { RISK_SIGNAL_NAMESPACE, riskSignalId } from './risk/signal-id.js';
 
 export { PLAN_MANAGER_ROLES, PLAN_STATUSES, mayManagePlans } from './plans/success-plan.js';
-export type { CreatePlanRequest, Objective, PlanStatus, RenewPlanRequest, SuccessPlan } from './plans/success-plan.js';
+export type {
+  CreatePlanRequest,
+  Objective,
+  PlanStatus,
+  RenewPlanRequest,
+  SuccessPlan,
+} from './plans/success-plan.js';
 export { MAX_OBJECTIVES, MAX_PLAN_TEXT } from './plans/validate-plan.js';
 export { createPlan } from './plans/create-plan.js';
 export type { CreatePlanContext } from './plans/create-plan.js';

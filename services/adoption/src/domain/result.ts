@@ -1,7 +1,8 @@
 import type { AdoptionError } from './errors.js';
 
 /** Outcome of a domain operation: errors are values, never thrown for expected failures. */
-export type Result<T, E = AdoptionError> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+export type Result<T, E = AdoptionError> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
 /** Wraps a success. */
 export function ok<T>(value: T): { readonly ok: true; readonly value: T } {

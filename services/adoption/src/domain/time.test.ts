@@ -9,7 +9,15 @@ describe('parseInstant', () => {
   });
 
   it('rejects dates without a zone, impossible dates and non-strings', () => {
-    for (const bad of ['2025-03-01', '2025-03-01T10:00:00', '2025-02-30T00:00:00Z', '2025-01-01T24:00:00Z', 'soon', 42, null]) {
+    for (const bad of [
+      '2025-03-01',
+      '2025-03-01T10:00:00',
+      '2025-02-30T00:00:00Z',
+      '2025-01-01T24:00:00Z',
+      'soon',
+      42,
+      null,
+    ]) {
       expect(parseInstant(bad)).toBeNull();
     }
   });

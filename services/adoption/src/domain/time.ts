@@ -5,7 +5,8 @@ export const DAY_MS = 86_400_000;
 
 // Date-time with an explicit offset: a bare date or a local time would be read in the
 // server's zone and make replays depend on where they run.
-const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+const ISO_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * Milliseconds since the epoch for an ISO 8601 timestamp with a zone, or null when the text is
@@ -19,7 +20,8 @@ export function parseInstant(value: unknown): number | null {
   if (Number.isNaN(ms)) return null;
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
   const probe = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1));
-  const sameDay = probe.getUTCFullYear() === year && probe.getUTCMonth() + 1 === month && probe.getUTCDate() === day;
+  const sameDay =
+    probe.getUTCFullYear() === year && probe.getUTCMonth() + 1 === month && probe.getUTCDate() === day;
   const inRange = (hour ?? 0) < 24 && (minute ?? 0) < 60 && (second ?? 0) < 60;
   return sameDay && inRange ? ms : null;
 }

@@ -16,16 +16,16 @@ describe('newTenant', () => {
     ['a slug with spaces', { name: 'Acme', slug: 'a b c' }, 'TENANT_SLUG_INVALID'],
     ['a slug that is too short', { name: 'Acme', slug: 'ab' }, 'TENANT_SLUG_INVALID'],
   ])('refuses %s', (_label, input, code) => {
-    expect(() => newTenant(input, 'id', now)).toThrow(expect.objectContaining({ code }) as Error);
+    expect(() => newTenant(input, 'id', now)).toThrow(expect.objectContaining({ code }));
   });
 });
 
 describe('roles and scopes', () => {
   it('accepts the known values and refuses others', () => {
     expect(parseRole('ADMIN')).toBe('ADMIN');
-    expect(() => parseRole('ROOT')).toThrow(expect.objectContaining({ code: 'ROLE_INVALID' }) as Error);
+    expect(() => parseRole('ROOT')).toThrow(expect.objectContaining({ code: 'ROLE_INVALID' }));
     expect(parseScopes(['dpp:read', 'dpp:read'])).toEqual(['dpp:read']);
-    expect(() => parseScopes(['admin:all'])).toThrow(expect.objectContaining({ code: 'SCOPE_INVALID' }) as Error);
+    expect(() => parseScopes(['admin:all'])).toThrow(expect.objectContaining({ code: 'SCOPE_INVALID' }));
   });
 
   it('keeps a consistent error catalogue', () => {

@@ -1,4 +1,5 @@
 import { unaryCall } from '@tap/grpc-kit';
+import type { IssueAccessTokenResponse } from '@tap/contracts';
 import type { OperatorClients } from '../operator-clients.js';
 
 /** Creates a tenant; returns it. */
@@ -12,8 +13,15 @@ export async function setTier(clients: OperatorClients, tenantId: string, tierCo
 }
 
 /** Mints an access token for a tenant member (support and development tooling). */
-export async function issueToken(clients: OperatorClients, tenantId: string, role: string, scopes: string[], subject = '') {
-  return unaryCall(clients.identity, 'IssueAccessToken', { tenantId, role, scopes, subject }, { authorization: clients.authorization });
+export async function issueToken(
+  clients: OperatorClients,
+  tenantId: string,
+  role: string,
+  scopes: string[],
+  subject = '',
+): Promise<Required<IssueAccessTokenResponse>> {
+  const response = await unaryCall(clients.identity, 'IssueAccessToken', { tenantId, role, scopes, subject }, { authorization: clients.authorization });
+  return { accessToken: response.accessToken, expiresIn: response.expiresIn };
 }
 
 /** The tenant with `slug`, or undefined. */

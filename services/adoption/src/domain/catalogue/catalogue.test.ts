@@ -24,7 +24,9 @@ describe('the milestone catalogue', () => {
 
   it('covers all seven chapters for both profiles, in chapter order', () => {
     for (const profile of PATH_PROFILES) {
-      const chapters = new Set(MILESTONE_DEFINITIONS.filter((d) => d.profiles.includes(profile)).map((d) => d.chapter));
+      const chapters = new Set(
+        MILESTONE_DEFINITIONS.filter((d) => d.profiles.includes(profile)).map((d) => d.chapter),
+      );
       expect([...chapters].sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
     }
     const chapters = MILESTONE_DEFINITIONS.map((d) => d.chapter);
@@ -42,7 +44,9 @@ describe('the milestone catalogue', () => {
   it('triggers on known event kinds, manual milestones on milestone.completed', () => {
     for (const definition of MILESTONE_DEFINITIONS) {
       expect(EVENT_KINDS).toContain(definition.triggerEvent);
-      expect(definition.completionMode === 'MANUAL').toBe(definition.triggerEvent === MILESTONE_COMPLETED_EVENT);
+      expect(definition.completionMode === 'MANUAL').toBe(
+        definition.triggerEvent === MILESTONE_COMPLETED_EVENT,
+      );
       if (definition.startEvent !== null) {
         expect(EVENT_KINDS).toContain(definition.startEvent);
         expect(definition.startEvent).not.toBe(definition.triggerEvent);

@@ -8,7 +8,9 @@ import type { MilestoneDefinition, PathProfile } from './milestone-definition.js
  */
 export const CATALOGUE_VERSION = 1;
 
-const BY_KEY: ReadonlyMap<string, MilestoneDefinition> = new Map(MILESTONE_DEFINITIONS.map((d) => [d.key, d]));
+const BY_KEY: ReadonlyMap<string, MilestoneDefinition> = new Map(
+  MILESTONE_DEFINITIONS.map((d) => [d.key, d]),
+);
 
 /** The definition with this key, or undefined. */
 export function findDefinition(key: string): MilestoneDefinition | undefined {

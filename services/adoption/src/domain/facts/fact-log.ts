@@ -63,17 +63,20 @@ export interface TimedCompletion extends ManualCompletion {
 
 /**
  * One completion per milestone key, the earliest. Completions come from the stored list and
- * from `milestone.completed` facts (adoption's own event, if it is replayed from the bus), so
- * either source alone rebuilds the same state.
+ * from `milestone.completed` facts (adoption's own event, keyed by `subject.milestoneKey`, if it
+ * is replayed from the bus), so either source alone rebuilds the same state.
  */
-export function mergeCompletions(stored: readonly ManualCompletion[], log: FactLog): ReadonlyMap<string, TimedCompletion> {
+export function mergeCompletions(
+  stored: readonly ManualCompletion[],
+  log: FactLog,
+): ReadonlyMap<string, TimedCompletion> {
   const candidates: TimedCompletion[] = [];
   for (const completion of stored) {
     const at = parseInstant(completion.completedAt);
     if (at !== null) candidates.push({ ...completion, at });
   }
   for (const fact of factsOfType(log, MILESTONE_COMPLETED_EVENT)) {
-    const key = fact.data['milestoneKey'] ?? fact.subject['milestoneKey'];
+    const key = fact.subject['milestoneKey'];
     if (key === undefined) continue;
     const evidenceRef = fact.data['evidenceRef'] ?? null;
     const actorId = fact.data['actorId'] ?? null;

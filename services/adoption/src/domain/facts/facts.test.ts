@@ -9,7 +9,7 @@ const envelope = {
   tenantId: 't-1',
   occurredAt: '2025-01-02T03:04:05.000Z',
   subject: { productId: 'p-1' },
-  data: { name: 'Widget', milestoneKey: 'x', rows: 12 },
+  data: { name: 'Widget', viewerTenantId: 'partner-9', rows: 12 },
 };
 
 describe('toFact', () => {
@@ -19,7 +19,7 @@ describe('toFact', () => {
       type: 'product.created',
       occurredAt: envelope.occurredAt,
       subject: { productId: 'p-1' },
-      data: { milestoneKey: 'x' },
+      data: { viewerTenantId: 'partner-9' },
     });
   });
 
@@ -48,7 +48,12 @@ describe('buildFactLog', () => {
 
 describe('mergeCompletions', () => {
   it('takes completions from the stored list and from milestone.completed facts, earliest per key', () => {
-    const replayed = fact('milestone.completed', 3, {}, { id: 'evt-1', data: { milestoneKey: 'kickoff_call_held', evidenceRef: 'call-7' } });
+    const replayed = fact(
+      'milestone.completed',
+      3,
+      { milestoneKey: 'kickoff_call_held' },
+      { id: 'evt-1', data: { evidenceRef: 'call-7' } },
+    );
     const merged = mergeCompletions([completion('kickoff_call_held', 5)], buildFactLog([replayed]));
     expect(merged.size).toBe(1);
     expect(merged.get('kickoff_call_held')).toMatchObject({ id: 'evt-1', evidenceRef: 'call-7' });

@@ -37,7 +37,7 @@ export interface ManualCompletion {
 }
 
 /** The data fields a fact keeps; everything else in `data` is dropped. */
-export const FACT_DATA_FIELDS = ['milestoneKey', 'evidenceRef', 'actorId'] as const;
+export const FACT_DATA_FIELDS = ['evidenceRef', 'actorId', 'partnerTenantId', 'viewerTenantId'] as const;
 
 /**
  * The fact to keep for an event, or null when adoption has no use for it: an unknown kind (the

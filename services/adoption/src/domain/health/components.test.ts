@@ -13,7 +13,11 @@ const log = (facts: EventFact[]) => buildFactLog(facts);
 
 describe('engagement', () => {
   it('scores fresh activity against the rung target', () => {
-    const score = engagement(log([fact('product.created', 10), fact('product.updated', 10)]), 'ONBOARDED', at(10));
+    const score = engagement(
+      log([fact('product.created', 10), fact('product.updated', 10)]),
+      'ONBOARDED',
+      at(10),
+    );
     expect(score.value).toBe(63); // (3 + 2) / 8
     expect(score.eventIds).toEqual(['product.created@10', 'product.updated@10']);
   });
@@ -30,7 +34,9 @@ describe('engagement', () => {
 
   it('expects more of tenants higher on the ladder', () => {
     const facts = log([fact('product.created', 1), fact('connection.accepted', 1)]);
-    expect(engagement(facts, 'ONBOARDED', at(1)).value).toBeGreaterThan(engagement(facts, 'STRATEGIC', at(1)).value);
+    expect(engagement(facts, 'ONBOARDED', at(1)).value).toBeGreaterThan(
+      engagement(facts, 'STRATEGIC', at(1)).value,
+    );
   });
 });
 
@@ -44,6 +50,15 @@ describe('network edges and the network component', () => {
     fact('product.viewed', 45, { productId: 'p1', connectionId: 'c3' }),
     fact('connection.removed', 46, { connectionId: 'c3' }),
   ];
+
+  it('ties a product view to the connection of the viewing partner tenant', () => {
+    const facts = [
+      fact('connection.accepted', 0, { connectionId: 'c1' }, { data: { partnerTenantId: 'acme' } }),
+      fact('product.viewed', 5, { productId: 'p1' }, { data: { viewerTenantId: 'acme' } }),
+      fact('product.viewed', 5, { productId: 'p2' }, { data: { viewerTenantId: 'stranger' } }),
+    ];
+    expect(networkEdges(log(facts), at(6))).toMatchObject({ live: 1, active: 1 });
+  });
 
   it('counts live connections and those with an exchange in the last 30 days', () => {
     const edges = networkEdges(log(edgeFacts), at(50));
@@ -76,7 +91,9 @@ describe('data freshness', () => {
 
 describe('responsiveness', () => {
   it('is absent while nothing is due', () => {
-    expect(responsiveness(log([fact('data_request.sent', 1, { requestId: 'r1' })]), at(3)).present).toBe(false);
+    expect(responsiveness(log([fact('data_request.sent', 1, { requestId: 'r1' })]), at(3)).present).toBe(
+      false,
+    );
   });
 
   it('counts requests answered within 7 days and invitations accepted within 14', () => {
@@ -90,11 +107,16 @@ describe('responsiveness', () => {
     ];
     const score = responsiveness(log(facts), at(10));
     expect(score.value).toBe(75); // mean of 1/2 and 1/1
-    expect(score.reason).toBe('50% of data requests answered in time; 100% of invitations answered in time (last 90 days, recent ones weigh more).');
+    expect(score.reason).toBe(
+      '50% of data requests answered in time; 100% of invitations answered in time (last 90 days, recent ones weigh more).',
+    );
   });
 
   it('does not count a removed invitation as accepted', () => {
-    const facts = [fact('connection.invited', 0, { connectionId: 'c1' }), fact('connection.removed', 1, { connectionId: 'c1' })];
+    const facts = [
+      fact('connection.invited', 0, { connectionId: 'c1' }),
+      fact('connection.removed', 1, { connectionId: 'c1' }),
+    ];
     expect(responsiveness(log(facts), at(2)).value).toBe(0);
   });
 });

@@ -2,7 +2,12 @@ import type { FactLog, TimedFact } from '../facts/fact-log.js';
 import { decayWeight, DAY_MS } from '../time.js';
 import type { ComponentScore } from './component-score.js';
 import { toPercent, topEventIds } from './component-score.js';
-import { FAILED_RUN_KINDS, FRESHNESS_HALF_LIFE_MS, FRESHNESS_WINDOW_MS, SUCCESSFUL_RUN_KINDS } from './health-model.js';
+import {
+  FAILED_RUN_KINDS,
+  FRESHNESS_HALF_LIFE_MS,
+  FRESHNESS_WINDOW_MS,
+  SUCCESSFUL_RUN_KINDS,
+} from './health-model.js';
 
 const absent: ComponentScore = {
   code: 'DATA_FRESHNESS',

@@ -4,7 +4,13 @@ import { DAY_MS } from '../time.js';
 import type { BandInput } from './health-band.js';
 import { healthBand } from './health-band.js';
 
-const settled: BandInput = { score: 60, previousBand: null, rung: 'CONNECTED', tenureMs: 90 * DAY_MS, signals: [] };
+const settled: BandInput = {
+  score: 60,
+  previousBand: null,
+  rung: 'CONNECTED',
+  tenureMs: 90 * DAY_MS,
+  signals: [],
+};
 const band = (overrides: Partial<BandInput>) => healthBand({ ...settled, ...overrides }).band;
 
 const escalated: RiskSignal = {

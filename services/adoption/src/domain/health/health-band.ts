@@ -33,7 +33,8 @@ function byScore(score: number, previous: HealthBand | null): BandDecision {
   if (previous === 'AT_RISK' && score < atRiskExit) {
     return { band: 'AT_RISK', reason: `Score ${score} keeps AT_RISK (it is left at ${atRiskExit} or more).` };
   }
-  if (score >= healthyEnter) return { band: 'HEALTHY', reason: `Score ${score} is at least ${healthyEnter}.` };
+  if (score >= healthyEnter)
+    return { band: 'HEALTHY', reason: `Score ${score} is at least ${healthyEnter}.` };
   if (score < atRiskEnter) return { band: 'AT_RISK', reason: `Score ${score} is below ${atRiskEnter}.` };
   return { band: 'DRIFTING', reason: `Score ${score} is between the AT_RISK and HEALTHY thresholds.` };
 }
@@ -46,7 +47,10 @@ function capped(decision: BandDecision, input: BandInput & { score: number }): B
   }
   const escalated = input.signals.find((s) => s.resolution === 'ESCALATED');
   if (escalated !== undefined) {
-    return { band: 'DRIFTING', reason: `Score ${input.score}, but risk signal ${escalated.kind} has been escalated.` };
+    return {
+      band: 'DRIFTING',
+      reason: `Score ${input.score}, but risk signal ${escalated.kind} has been escalated.`,
+    };
   }
   return decision;
 }
@@ -63,7 +67,10 @@ export function healthBand(input: BandInput): BandDecision {
   if (score === null) return { band: 'ONBOARDING', reason: 'No activity yet.' };
   const critical = input.signals.find((s) => s.resolution === 'ESCALATED' && s.severity === 'CRITICAL');
   if (critical !== undefined) {
-    return { band: 'AT_RISK', reason: `Risk signal ${critical.kind} has been escalated at CRITICAL severity.` };
+    return {
+      band: 'AT_RISK',
+      reason: `Risk signal ${critical.kind} has been escalated at CRITICAL severity.`,
+    };
   }
   const onboardingWindow = input.rung === 'ONBOARDED' ? ONBOARDING_MAX_MS : ONBOARDING_MIN_MS;
   if (input.tenureMs < onboardingWindow) {

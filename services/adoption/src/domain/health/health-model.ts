@@ -7,7 +7,13 @@ import { DAY_MS } from '../time.js';
 export const HEALTH_MODEL_VERSION = 1;
 
 /** The health components, in the order explanations list them. */
-export const HEALTH_COMPONENTS = ['JOURNEY_PROGRESS', 'ENGAGEMENT', 'NETWORK', 'DATA_FRESHNESS', 'RESPONSIVENESS'] as const;
+export const HEALTH_COMPONENTS = [
+  'JOURNEY_PROGRESS',
+  'ENGAGEMENT',
+  'NETWORK',
+  'DATA_FRESHNESS',
+  'RESPONSIVENESS',
+] as const;
 /** A health component code. */
 export type HealthComponentCode = (typeof HEALTH_COMPONENTS)[number];
 
@@ -21,7 +27,15 @@ export const COMPONENT_WEIGHTS: Readonly<Record<HealthComponentCode, number>> = 
 };
 
 /** Later chapters weigh more in journey progress: they take more effort and create more value. */
-export const CHAPTER_WEIGHTS: Readonly<Record<Chapter, number>> = { 1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3, 7: 3 };
+export const CHAPTER_WEIGHTS: Readonly<Record<Chapter, number>> = {
+  1: 1,
+  2: 1,
+  3: 2,
+  4: 2,
+  5: 3,
+  6: 3,
+  7: 3,
+};
 
 export const ENGAGEMENT_HALF_LIFE_MS = 14 * DAY_MS;
 /** Facts older than four half-lives contribute under 7% and are ignored outright. */

@@ -28,7 +28,8 @@ export function journeyProgress(
     if (!item.done) continue;
     earned += weight;
     doneCount += 1;
-    if (item.completedBy !== null) contributions.push({ id: item.completedBy, weight: item.completedAt ?? 0 });
+    if (item.completedBy !== null)
+      contributions.push({ id: item.completedBy, weight: item.completedAt ?? 0 });
   }
   return {
     code: 'JOURNEY_PROGRESS',

@@ -1,3 +1,4 @@
+import { connectionOf, partnerIndex } from '../facts/connections.js';
 import type { FactLog } from '../facts/fact-log.js';
 import { decayWeight } from '../time.js';
 import type { Contribution } from './component-score.js';
@@ -15,13 +16,15 @@ export interface NetworkEdges {
 
 /**
  * Connections and their recent exchanges. We only see the tenant's own events, so "exchange"
- * means any exchange fact that names the connection, whichever side started it.
+ * means any exchange fact we can tie to the connection (see `connectionOf`), whichever side
+ * started it.
  */
 export function networkEdges(log: FactLog, now: number): NetworkEdges {
+  const partners = partnerIndex(log);
   const live = new Set<string>();
   const activity = new Map<string, { weight: number; facts: Contribution[] }>();
   for (const fact of log.facts) {
-    const connectionId = fact.subject['connectionId'];
+    const connectionId = connectionOf(fact, partners);
     if (fact.type === 'connection.accepted') live.add(connectionId ?? fact.id);
     else if (fact.type === 'connection.removed' && connectionId !== undefined) live.delete(connectionId);
     else if (connectionId !== undefined && EXCHANGE_KINDS.includes(fact.type)) {

@@ -90,7 +90,9 @@ export function responsiveness(log: FactLog, now: number): ComponentScore {
   const mean = present.reduce((sum, r) => sum + r.onTime / r.due, 0) / present.length;
   const [requests, invitations] = ratios;
   const describe = (label: string, r: Ratio | null | undefined): string =>
-    r === null || r === undefined ? `no ${label} due` : `${toPercent(r.onTime / r.due)}% of ${label} answered in time`;
+    r === null || r === undefined
+      ? `no ${label} due`
+      : `${toPercent(r.onTime / r.due)}% of ${label} answered in time`;
   return {
     code: 'RESPONSIVENESS',
     present: true,

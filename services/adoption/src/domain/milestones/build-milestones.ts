@@ -19,6 +19,8 @@ export function unmetDependencies(
     .map((key) => ({ unmetDependencyKey: key }));
 }
 
+// The profile decides what is asked of the tenant: its log may hold a counterpart's action (a
+// request sent *to* a supplier), so a milestone of the other path is never shown as DONE.
 function statusOf(progress: MilestoneProgress, unmet: readonly LockedReason[]): MilestoneStatus {
   if (!progress.applicable) return 'NOT_APPLICABLE';
   if (progress.done) return 'DONE';

@@ -7,8 +7,8 @@ import { fail, ok } from '../result.js';
 import type { AdoptionState, Milestone } from '../state/adoption-state.js';
 import { toIso } from '../time.js';
 
-/** Longest accepted evidence reference. */
-export const MAX_EVIDENCE_REF = 512;
+/** Longest accepted evidence reference (the event contract's bound for `data.evidenceRef`). */
+export const MAX_EVIDENCE_REF = 500;
 
 /** The optional request body plus what the caller knows about the tenant. */
 export interface CompleteMilestoneOptions {
@@ -41,20 +41,31 @@ function checkInput(options: CompleteMilestoneOptions): Result<null> {
   return ok(null);
 }
 
-function checkState(state: AdoptionState, milestone: Milestone, options: CompleteMilestoneOptions): Result<null> {
+function checkState(
+  state: AdoptionState,
+  milestone: Milestone,
+  options: CompleteMilestoneOptions,
+): Result<null> {
   const details = { key: milestone.key };
   if (options.expectedVersion !== undefined && options.expectedVersion !== state.version) {
     const conflict = { ...details, expectedVersion: options.expectedVersion, currentVersion: state.version };
     return fail(adoptionErrors.create('VERSION_CONFLICT', { details: conflict }));
   }
-  if (milestone.status === 'NOT_APPLICABLE') return fail(adoptionErrors.create('MILESTONE_NOT_APPLICABLE', { details }));
+  if (milestone.status === 'NOT_APPLICABLE')
+    return fail(adoptionErrors.create('MILESTONE_NOT_APPLICABLE', { details }));
   const capability = milestone.requiredCapability;
   if (capability !== null && !capabilitySet(options.capabilities).has(capability)) {
-    return fail(adoptionErrors.create('MILESTONE_CAPABILITY_REQUIRED', { details: { ...details, capability } }));
+    return fail(
+      adoptionErrors.create('MILESTONE_CAPABILITY_REQUIRED', { details: { ...details, capability } }),
+    );
   }
   if (milestone.status === 'LOCKED') {
     const unmet = milestone.lockedReasons.map((r) => r.unmetDependencyKey);
-    return fail(adoptionErrors.create('MILESTONE_DEPENDENCIES_UNMET', { details: { ...details, unmetDependencyKeys: unmet } }));
+    return fail(
+      adoptionErrors.create('MILESTONE_DEPENDENCIES_UNMET', {
+        details: { ...details, unmetDependencyKeys: unmet },
+      }),
+    );
   }
   return ok(null);
 }
@@ -75,8 +86,10 @@ export function completeMilestone(
   const input = checkInput(options);
   if (!input.ok) return input;
   const milestone = state.milestones.find((m) => m.key === key);
-  if (milestone === undefined) return fail(adoptionErrors.create('MILESTONE_NOT_FOUND', { details: { key } }));
-  if (milestone.completionMode !== 'MANUAL') return fail(adoptionErrors.create('MILESTONE_NOT_MANUAL', { details: { key } }));
+  if (milestone === undefined)
+    return fail(adoptionErrors.create('MILESTONE_NOT_FOUND', { details: { key } }));
+  if (milestone.completionMode !== 'MANUAL')
+    return fail(adoptionErrors.create('MILESTONE_NOT_MANUAL', { details: { key } }));
   if (milestone.status === 'DONE') return ok({ outcome: 'ALREADY_DONE' });
   const allowed = checkState(state, milestone, options);
   if (!allowed.ok) return allowed;
@@ -87,12 +100,16 @@ export function completeMilestone(
     evidenceRef: options.evidenceRef ?? null,
     actorId: options.actorId ?? null,
   };
-  return ok({ outcome: 'COMPLETED', completion, event: milestoneCompletedEvent(state.companyId, completion) });
+  return ok({
+    outcome: 'COMPLETED',
+    completion,
+    event: milestoneCompletedEvent(state.companyId, completion),
+  });
 }
 
 /** The `milestone.completed` envelope adoption publishes for a manual completion. */
 export function milestoneCompletedEvent(companyId: string, completion: ManualCompletion): EventEnvelope {
-  const data: Record<string, string> = { milestoneKey: completion.key };
+  const data: Record<string, string> = {};
   if (completion.evidenceRef !== null) data['evidenceRef'] = completion.evidenceRef;
   if (completion.actorId !== null) data['actorId'] = completion.actorId;
   return {

@@ -19,7 +19,10 @@ export interface MilestoneProgress {
   readonly started: boolean;
 }
 
-function eventProgress(definition: MilestoneDefinition, log: FactLog): Omit<MilestoneProgress, 'definition' | 'applicable'> {
+function eventProgress(
+  definition: MilestoneDefinition,
+  log: FactLog,
+): Omit<MilestoneProgress, 'definition' | 'applicable'> {
   const triggers = factsOfType(log, definition.triggerEvent);
   const completing = triggers[definition.targetCount - 1];
   const startSeen = definition.startEvent !== null && factsOfType(log, definition.startEvent).length > 0;
@@ -32,7 +35,9 @@ function eventProgress(definition: MilestoneDefinition, log: FactLog): Omit<Mile
   };
 }
 
-function manualProgress(completion: TimedCompletion | undefined): Omit<MilestoneProgress, 'definition' | 'applicable'> {
+function manualProgress(
+  completion: TimedCompletion | undefined,
+): Omit<MilestoneProgress, 'definition' | 'applicable'> {
   return {
     done: completion !== undefined,
     completedAt: completion?.at ?? null,
@@ -45,8 +50,9 @@ function manualProgress(completion: TimedCompletion | undefined): Omit<Milestone
 /**
  * Progress of every catalogue milestone for the profile. DONE is decided by facts alone: an
  * event-detected milestone is done once its trigger happened, even if events arrived before
- * its dependencies' (the event is a fact; delivery order is not). Nothing ever un-completes a
- * milestone: archiving a product does not undo "first product created".
+ * its dependencies' (the event is a fact; delivery order is not). `done` ignores the
+ * profile (the rung reads it that way); the status shown applies the profile. Nothing ever un-completes a milestone: archiving a product does not undo
+ * "first product created".
  */
 export function evaluateProgress(
   profile: PathProfile,

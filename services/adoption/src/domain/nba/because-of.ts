@@ -33,12 +33,15 @@ export function becauseOf(facts: ReasonFacts): string {
   if (milestone.status === 'IN_PROGRESS') sentences.push('You have already started it.');
   if (unlockedNow.length > 0) {
     const total = downstreamCount > unlockedNow.length ? ` and ${steps(downstreamCount)} in total` : '';
-    sentences.push(`It unlocks ${steps(unlockedNow.length)} right away (${listTitles(unlockedNow)})${total}.`);
+    sentences.push(
+      `It unlocks ${steps(unlockedNow.length)} right away (${listTitles(unlockedNow)})${total}.`,
+    );
   } else if (downstreamCount > 0) {
     sentences.push(`It leads on to ${steps(downstreamCount)}.`);
   }
   if (facts.towardRung !== null) sentences.push(`It moves you toward the ${facts.towardRung} rung.`);
-  if (facts.objectiveLabel !== null) sentences.push(`It is part of your success-plan objective "${facts.objectiveLabel}".`);
+  if (facts.objectiveLabel !== null)
+    sentences.push(`It is part of your success-plan objective "${facts.objectiveLabel}".`);
   if (sentences.length === 1) sentences.push(`It is the next open step in chapter ${milestone.chapter}.`);
   return sentences.join(' ');
 }

@@ -58,37 +58,61 @@ describe('nextBestAction', () => {
 
   it('lets an unmet success-plan objective decide between otherwise equal steps', () => {
     const { state } = recompute(WORKED_EXAMPLE);
-    const settled = new Set(['five_connections', 'catalogue_of_ten', 'import_routine', 'reliable_responder', 'import_mapping_approved']);
+    const settled = new Set([
+      'five_connections',
+      'catalogue_of_ten',
+      'import_routine',
+      'reliable_responder',
+      'import_mapping_approved',
+    ]);
     const narrowed = {
       ...state,
       milestones: state.milestones.map((m) => (settled.has(m.key) ? { ...m, status: 'DONE' as const } : m)),
     };
     const caps = WORKED_EXAMPLE.capabilities;
-    expect(nextBestAction(narrowed, { capabilities: caps }).nextBestAction?.key).toBe('sharing_policy_published');
-    const planned = nextBestAction(narrowed, { capabilities: caps, activePlan: plan(['first_integration_succeeded']) });
+    expect(nextBestAction(narrowed, { capabilities: caps }).nextBestAction?.key).toBe(
+      'sharing_policy_published',
+    );
+    const planned = nextBestAction(narrowed, {
+      capabilities: caps,
+      activePlan: plan(['first_integration_succeeded']),
+    });
     expect(planned.nextBestAction?.key).toBe('first_integration_succeeded');
     expect(planned.nextBestAction?.becauseOf).toBe(
       'Run an API integration. It is part of your success-plan objective "Publish our range".',
     );
     const renewed = { ...plan(['first_integration_succeeded']), status: 'RENEWED' as const };
-    expect(nextBestAction(narrowed, { capabilities: caps, activePlan: renewed }).nextBestAction?.key).toBe('sharing_policy_published');
+    expect(nextBestAction(narrowed, { capabilities: caps, activePlan: renewed }).nextBestAction?.key).toBe(
+      'sharing_policy_published',
+    );
   });
 
   it('offers the upgrade prompt of the first startable teaser once the tenant exchanges data', () => {
     const { state } = recompute({ ...WORKED_EXAMPLE, upgradeContexts: { TRACEABILITY: traceUpgrade } });
-    expect(nextBestAction(state, { capabilities: WORKED_EXAMPLE.capabilities }).nextUpgradePrompt).toEqual(traceUpgrade);
+    expect(nextBestAction(state, { capabilities: WORKED_EXAMPLE.capabilities }).nextUpgradePrompt).toEqual(
+      traceUpgrade,
+    );
   });
 
   it('holds the upgrade prompt back before the tenant exchanges data', () => {
-    const facts = [fact('company.profile_completed', 0), fact('product.created', 1), fact('product_version.published', 2)];
-    const { state } = recompute(recomputeInput({ facts, now: dayAt(3), upgradeContexts: { TRACEABILITY: traceUpgrade } }));
+    const facts = [
+      fact('company.profile_completed', 0),
+      fact('product.created', 1),
+      fact('product_version.published', 2),
+    ];
+    const { state } = recompute(
+      recomputeInput({ facts, now: dayAt(3), upgradeContexts: { TRACEABILITY: traceUpgrade } }),
+    );
     expect(state.currentMaturityRung).toBe('ONBOARDED');
     expect(nextBestAction(state, { capabilities: [] }).nextUpgradePrompt).toBeNull();
   });
 
   it('returns no action once everything the tier allows is done', () => {
     const { state } = recompute(recomputeInput({ now: dayAt(1) }));
-    const done = { ...state, milestones: state.milestones.map((m) => ({ ...m, status: 'DONE' as const, lockedReasons: [] })) };
+    const done = {
+      ...state,
+      milestones: state.milestones.map((m) => ({ ...m, status: 'DONE' as const, lockedReasons: [] })),
+    };
     const view = nextBestAction(done, { capabilities: ALL_CAPABILITIES });
     expect(view).toMatchObject({ nextBestAction: null, available: [], locked: [], nextUpgradePrompt: null });
   });
@@ -96,6 +120,8 @@ describe('nextBestAction', () => {
   it('breaks ties by chapter, then display order, so the answer never depends on input order', () => {
     const { state } = recompute(WORKED_EXAMPLE);
     const reversed = { ...state, milestones: [...state.milestones].reverse() };
-    expect(nextBestAction(reversed, { capabilities: WORKED_EXAMPLE.capabilities }).nextBestAction?.key).toBe('five_connections');
+    expect(nextBestAction(reversed, { capabilities: WORKED_EXAMPLE.capabilities }).nextBestAction?.key).toBe(
+      'five_connections',
+    );
   });
 });

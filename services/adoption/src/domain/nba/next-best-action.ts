@@ -10,7 +10,13 @@ import type { MilestoneGraph } from './unlocks.js';
 import { downstream, isEntitled, milestoneGraph, unlockedNow, withPrerequisites } from './unlocks.js';
 
 /** Points per ranking term (see docs/adoption-model.md, "Next best action"). */
-export const NBA_WEIGHTS = { unlocksNow: 10, downstream: 2, inProgress: 4, planObjective: 5, nextRung: 3 } as const;
+export const NBA_WEIGHTS = {
+  unlocksNow: 10,
+  downstream: 2,
+  inProgress: 4,
+  planObjective: 5,
+  nextRung: 3,
+} as const;
 
 /** A milestone proposed as the next step. */
 export interface NextBestActionMilestone extends Milestone {
@@ -49,13 +55,24 @@ interface Ranked {
 
 const isActionable = (m: Milestone): boolean => m.status === 'AVAILABLE' || m.status === 'IN_PROGRESS';
 
-function objectiveFor(key: string, plan: SuccessPlan | null | undefined, state: AdoptionState): string | null {
+function objectiveFor(
+  key: string,
+  plan: SuccessPlan | null | undefined,
+  state: AdoptionState,
+): string | null {
   if (plan === null || plan === undefined || plan.status !== 'ACTIVE') return null;
-  const objective = plan.objectives.find((o) => o.milestoneKeys.includes(key) && !isObjectiveMet(o.milestoneKeys, state));
+  const objective = plan.objectives.find(
+    (o) => o.milestoneKeys.includes(key) && !isObjectiveMet(o.milestoneKeys, state),
+  );
   return objective?.label ?? null;
 }
 
-function rankAll(state: AdoptionState, graph: MilestoneGraph, caps: ReadonlySet<CapabilityKey>, plan?: SuccessPlan | null): Ranked[] {
+function rankAll(
+  state: AdoptionState,
+  graph: MilestoneGraph,
+  caps: ReadonlySet<CapabilityKey>,
+  plan?: SuccessPlan | null,
+): Ranked[] {
   const upcoming = nextRung(state.currentMaturityRung);
   const rungPath = upcoming === null ? new Set<string>() : withPrerequisites(gateOf(upcoming), graph, caps);
   const ranked = state.milestones
@@ -99,9 +116,15 @@ function toAction(best: Ranked): NextBestActionMilestone {
  * EXCHANGING or above), or earlier when nothing in its tier is left to do. It is the upgrade
  * context of the first paid teaser, in display order, that the tenant could start if entitled.
  */
-function upgradePrompt(state: AdoptionState, caps: ReadonlySet<CapabilityKey>, hasCandidates: boolean): UpgradeContext | null {
+function upgradePrompt(
+  state: AdoptionState,
+  caps: ReadonlySet<CapabilityKey>,
+  hasCandidates: boolean,
+): UpgradeContext | null {
   if (hasCandidates && rungIndex(state.currentMaturityRung) < rungIndex('EXCHANGING')) return null;
-  const teaser = state.milestones.find((m) => isActionable(m) && !isEntitled(m, caps) && m.upgradeContext !== null);
+  const teaser = state.milestones.find(
+    (m) => isActionable(m) && !isEntitled(m, caps) && m.upgradeContext !== null,
+  );
   return teaser?.upgradeContext ?? null;
 }
 

@@ -24,11 +24,19 @@ export function isEntitled(milestone: Milestone, capabilities: ReadonlySet<Capab
 
 /** Still to do and doable under the tier: what unlock counts are made of. */
 export function isOpen(milestone: Milestone, capabilities: ReadonlySet<CapabilityKey>): boolean {
-  return milestone.status !== 'DONE' && milestone.status !== 'NOT_APPLICABLE' && isEntitled(milestone, capabilities);
+  return (
+    milestone.status !== 'DONE' &&
+    milestone.status !== 'NOT_APPLICABLE' &&
+    isEntitled(milestone, capabilities)
+  );
 }
 
 /** Locked milestones whose only unmet dependency is `key`: finishing it frees them at once. */
-export function unlockedNow(key: string, graph: MilestoneGraph, capabilities: ReadonlySet<CapabilityKey>): readonly Milestone[] {
+export function unlockedNow(
+  key: string,
+  graph: MilestoneGraph,
+  capabilities: ReadonlySet<CapabilityKey>,
+): readonly Milestone[] {
   return (graph.dependants.get(key) ?? []).filter(
     (d) =>
       d.status === 'LOCKED' &&
@@ -38,7 +46,11 @@ export function unlockedNow(key: string, graph: MilestoneGraph, capabilities: Re
 }
 
 /** Every open milestone downstream of `key`, however far. */
-export function downstream(key: string, graph: MilestoneGraph, capabilities: ReadonlySet<CapabilityKey>): ReadonlySet<string> {
+export function downstream(
+  key: string,
+  graph: MilestoneGraph,
+  capabilities: ReadonlySet<CapabilityKey>,
+): ReadonlySet<string> {
   const seen = new Set<string>();
   const queue = [key];
   for (let current = queue.shift(); current !== undefined; current = queue.shift()) {

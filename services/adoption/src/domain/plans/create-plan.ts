@@ -29,11 +29,14 @@ export function createPlan(
   now: Date,
   newId: () => string,
 ): Result<SuccessPlan> {
-  if (!mayManagePlans(context.role)) return fail(adoptionErrors.create('ROLE_FORBIDDEN', { details: { role: context.role } }));
+  if (!mayManagePlans(context.role))
+    return fail(adoptionErrors.create('ROLE_FORBIDDEN', { details: { role: context.role } }));
   const valid = validatePlanRequest(request, context.state.pathProfile, now);
   if (!valid.ok) return valid;
   if (context.activePlan !== null) {
-    return fail(adoptionErrors.create('PLAN_ALREADY_ACTIVE', { details: { activePlanId: context.activePlan.id } }));
+    return fail(
+      adoptionErrors.create('PLAN_ALREADY_ACTIVE', { details: { activePlanId: context.activePlan.id } }),
+    );
   }
   const at = toIso(now.getTime());
   return ok({

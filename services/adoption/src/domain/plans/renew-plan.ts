@@ -43,16 +43,23 @@ export function renewPlan(
   now: Date,
   newId: () => string,
 ): Result<PlanRenewal> {
-  if (!mayManagePlans(context.role)) return fail(adoptionErrors.create('ROLE_FORBIDDEN', { details: { role: context.role } }));
+  if (!mayManagePlans(context.role))
+    return fail(adoptionErrors.create('ROLE_FORBIDDEN', { details: { role: context.role } }));
   const { predecessor } = context;
   if (predecessor === null || predecessor.id !== request.fromPlanId) {
     return fail(adoptionErrors.create('PLAN_NOT_FOUND', { details: { planId: request.fromPlanId } }));
   }
   const targetDate =
-    request.targetDate === undefined ? ok(defaultTargetDate(predecessor, now)) : validateTargetDate(request.targetDate, now);
+    request.targetDate === undefined
+      ? ok(defaultTargetDate(predecessor, now))
+      : validateTargetDate(request.targetDate, now);
   if (!targetDate.ok) return targetDate;
   if (predecessor.status !== 'ACTIVE') {
-    return fail(adoptionErrors.create('PLAN_NOT_ACTIVE', { details: { planId: predecessor.id, status: predecessor.status } }));
+    return fail(
+      adoptionErrors.create('PLAN_NOT_ACTIVE', {
+        details: { planId: predecessor.id, status: predecessor.status },
+      }),
+    );
   }
   const at = toIso(now.getTime());
   return ok({

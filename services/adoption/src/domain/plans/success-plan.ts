@@ -27,7 +27,11 @@ export interface SuccessPlan {
 export interface CreatePlanRequest {
   readonly title: string;
   readonly targetDate: string;
-  readonly objectives: readonly { readonly label: string; readonly milestoneKeys: readonly string[]; readonly met?: boolean }[];
+  readonly objectives: readonly {
+    readonly label: string;
+    readonly milestoneKeys: readonly string[];
+    readonly met?: boolean;
+  }[];
 }
 
 /** The body of POST /tenant/adoption/success-plan/renew. */

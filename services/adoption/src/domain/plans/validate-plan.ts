@@ -62,7 +62,9 @@ function validateObjectives(raw: unknown, profile: PathProfile): Result<ValidPla
     objectives.push({ label, milestoneKeys: [...new Set(keys)] });
   }
   if (unknown.size > 0) {
-    return fail(adoptionErrors.create('PLAN_UNKNOWN_MILESTONES', { details: { unknownKeys: [...unknown].sort() } }));
+    return fail(
+      adoptionErrors.create('PLAN_UNKNOWN_MILESTONES', { details: { unknownKeys: [...unknown].sort() } }),
+    );
   }
   return ok(objectives);
 }
@@ -73,7 +75,11 @@ function validateObjectives(raw: unknown, profile: PathProfile): Result<ValidPla
  * and every key a milestone that applies to the profile. The first failing rule is reported
  * (unknown keys all at once).
  */
-export function validatePlanRequest(request: CreatePlanRequest, profile: PathProfile, now: Date): Result<ValidPlanRequest> {
+export function validatePlanRequest(
+  request: CreatePlanRequest,
+  profile: PathProfile,
+  now: Date,
+): Result<ValidPlanRequest> {
   const title = boundedText(request.title);
   if (title === null) return fail(adoptionErrors.create('PLAN_INVALID_TITLE'));
   const targetDate = validateTargetDate(request.targetDate, now);

@@ -33,7 +33,13 @@ describe('signalTransitions', () => {
     const before = [signal('a', 1), signal('b', 1, 'AUTO_NUDGED')];
     const after = [signal('a', 1), signal('b', 1, 'REO_PROMPTED'), signal('c', 2)];
     expect(signalTransitions(before, after)).toEqual([
-      { signalId: 'b', kind: 'REQUEST_UNANSWERED', subjectRef: { requestId: 'b' }, from: 'AUTO_NUDGED', to: 'REO_PROMPTED' },
+      {
+        signalId: 'b',
+        kind: 'REQUEST_UNANSWERED',
+        subjectRef: { requestId: 'b' },
+        from: 'AUTO_NUDGED',
+        to: 'REO_PROMPTED',
+      },
       { signalId: 'c', kind: 'REQUEST_UNANSWERED', subjectRef: { requestId: 'c' }, from: null, to: 'OPEN' },
     ]);
   });

@@ -42,6 +42,12 @@ export function signalTransitions(
   const before = new Map(previous.map((s) => [s.id, s.resolution]));
   return next
     .filter((s) => before.get(s.id) !== s.resolution)
-    .map((s) => ({ signalId: s.id, kind: s.kind, subjectRef: s.subjectRef, from: before.get(s.id) ?? null, to: s.resolution }))
+    .map((s) => ({
+      signalId: s.id,
+      kind: s.kind,
+      subjectRef: s.subjectRef,
+      from: before.get(s.id) ?? null,
+      to: s.resolution,
+    }))
     .sort((a, b) => (a.signalId < b.signalId ? -1 : a.signalId > b.signalId ? 1 : 0));
 }

@@ -4,7 +4,8 @@ import { dayAt, fact, isoAt } from '../testing/fact-builders.js';
 import { detectRiskSignals } from './detect-risk-signals.js';
 import { riskSignalId } from './signal-id.js';
 
-const detect = (facts: EventFact[], days: number) => detectRiskSignals({ companyId: 't-1', facts, now: dayAt(days) });
+const detect = (facts: EventFact[], days: number) =>
+  detectRiskSignals({ companyId: 't-1', facts, now: dayAt(days) });
 
 describe('drift-watch detection', () => {
   it('finds nothing in an empty history', () => {
@@ -29,18 +30,35 @@ describe('drift-watch detection', () => {
   });
 
   it('resolves the invitation signal when the connection is accepted, from whatever rung it reached', () => {
-    const facts = [fact('connection.invited', 0, { connectionId: 'c1' }), fact('connection.accepted', 20, { connectionId: 'c1' })];
-    expect(detect(facts, 30)).toMatchObject([{ resolution: 'RESOLVED', resolvedAt: isoAt(20), escalatedToHuman: true }]);
+    const facts = [
+      fact('connection.invited', 0, { connectionId: 'c1' }),
+      fact('connection.accepted', 20, { connectionId: 'c1' }),
+    ];
+    expect(detect(facts, 30)).toMatchObject([
+      { resolution: 'RESOLVED', resolvedAt: isoAt(20), escalatedToHuman: true },
+    ]);
   });
 
   it('raises nothing when the condition clears within the grace period', () => {
-    expect(detect([fact('connection.invited', 0, { connectionId: 'c1' }), fact('connection.accepted', 3, { connectionId: 'c1' })], 30)).toEqual([]);
+    expect(
+      detect(
+        [
+          fact('connection.invited', 0, { connectionId: 'c1' }),
+          fact('connection.accepted', 3, { connectionId: 'c1' }),
+        ],
+        30,
+      ),
+    ).toEqual([]);
   });
 
   it('flags a policy nobody viewed within 7 days, and clears on the first view', () => {
     const published = fact('policy.published', 0, { policyId: 'pol-1' });
-    expect(detect([published], 8)).toMatchObject([{ kind: 'POLICY_UNVIEWED', subjectRef: { policyId: 'pol-1' }, detectedAt: isoAt(7) }]);
-    expect(detect([published, fact('policy.viewed', 9, { policyId: 'pol-1' })], 10)).toMatchObject([{ resolution: 'RESOLVED' }]);
+    expect(detect([published], 8)).toMatchObject([
+      { kind: 'POLICY_UNVIEWED', subjectRef: { policyId: 'pol-1' }, detectedAt: isoAt(7) },
+    ]);
+    expect(detect([published, fact('policy.viewed', 9, { policyId: 'pol-1' })], 10)).toMatchObject([
+      { resolution: 'RESOLVED' },
+    ]);
   });
 
   it('flags a failing integration at the second failure in a row, or 24 hours after a lone failure', () => {
@@ -54,17 +72,26 @@ describe('drift-watch detection', () => {
   });
 
   it('flags stale data 30 days after the last update, tenant-wide', () => {
-    const facts = [fact('product.created', 0, { productId: 'p1' }), fact('product.updated', 10, { productId: 'p1' })];
+    const facts = [
+      fact('product.created', 0, { productId: 'p1' }),
+      fact('product.updated', 10, { productId: 'p1' }),
+    ];
     expect(detect(facts, 39)).toEqual([]);
-    expect(detect(facts, 41)).toMatchObject([{ kind: 'DATA_STALE', subjectRef: { companyId: 't-1' }, detectedAt: isoAt(40) }]);
-    expect(detect([...facts, fact('import.completed', 45)], 50)).toMatchObject([{ resolution: 'RESOLVED', resolvedAt: isoAt(45) }]);
+    expect(detect(facts, 41)).toMatchObject([
+      { kind: 'DATA_STALE', subjectRef: { companyId: 't-1' }, detectedAt: isoAt(40) },
+    ]);
+    expect(detect([...facts, fact('import.completed', 45)], 50)).toMatchObject([
+      { resolution: 'RESOLVED', resolvedAt: isoAt(45) },
+    ]);
   });
 
   it('flags a cascade with no activity for 7 days; activity restarts the clock and completion ends it', () => {
     const started = fact('cascade.started', 0, { cascadeId: 'k1' });
     const activity = fact('data_request.answered', 5, { cascadeId: 'k1', requestId: 'r9' });
     expect(detect([started, activity], 11)).toEqual([]);
-    expect(detect([started, activity], 13)).toMatchObject([{ kind: 'CASCADE_STALLED', detectedAt: isoAt(12) }]);
+    expect(detect([started, activity], 13)).toMatchObject([
+      { kind: 'CASCADE_STALLED', detectedAt: isoAt(12) },
+    ]);
     expect(detect([started, fact('cascade.completed', 20, { cascadeId: 'k1' })], 25)).toMatchObject([
       { kind: 'CASCADE_STALLED', resolution: 'RESOLVED', detectedAt: isoAt(7), resolvedAt: isoAt(20) },
     ]);
@@ -72,8 +99,12 @@ describe('drift-watch detection', () => {
 
   it('flags a data request unanswered after 7 days', () => {
     const sent = fact('data_request.sent', 0, { requestId: 'r1' });
-    expect(detect([sent], 7.5)).toMatchObject([{ kind: 'REQUEST_UNANSWERED', subjectRef: { requestId: 'r1' }, resolution: 'OPEN' }]);
-    expect(detect([sent], 15)).toMatchObject([{ resolution: 'ESCALATED', escalatedToHuman: true, severity: 'CRITICAL' }]);
+    expect(detect([sent], 7.5)).toMatchObject([
+      { kind: 'REQUEST_UNANSWERED', subjectRef: { requestId: 'r1' }, resolution: 'OPEN' },
+    ]);
+    expect(detect([sent], 15)).toMatchObject([
+      { resolution: 'ESCALATED', escalatedToHuman: true, severity: 'CRITICAL' },
+    ]);
   });
 
   it('reopens the same signal, same id, when a cleared condition comes back', () => {

@@ -13,7 +13,12 @@ import { riskSignalId } from './signal-id.js';
 function groupBySubject(rule: RiskRule, log: FactLog, companyId: string): Map<string, TimedFact[]> {
   const groups = new Map<string, TimedFact[]>();
   for (const fact of log.facts) {
-    if (!rule.arms.includes(fact.type) && !rule.rearms.includes(fact.type) && !rule.clears.includes(fact.type)) continue;
+    if (
+      !rule.arms.includes(fact.type) &&
+      !rule.rearms.includes(fact.type) &&
+      !rule.clears.includes(fact.type)
+    )
+      continue;
     const subject = rule.subject === 'TENANT' ? companyId : fact.subject[rule.subject];
     if (subject === undefined) continue;
     const group = groups.get(subject);
@@ -43,7 +48,9 @@ function signalFor(
     detectedAt: toIso(episode.detectedAt),
     resolvedAt: null,
   };
-  return episode.resolvedAt === null ? advance(opened, new Date(now)) : resolve(opened, new Date(episode.resolvedAt));
+  return episode.resolvedAt === null
+    ? advance(opened, new Date(now))
+    : resolve(opened, new Date(episode.resolvedAt));
 }
 
 /**

@@ -19,8 +19,16 @@ describe('advance', () => {
   it('climbs the ladder on the documented delays: nudge after 1 day, REO after 3, escalation after 7', () => {
     expect(advance(open, new Date(dayAt(1).getTime() - 1)).resolution).toBe('OPEN');
     expect(advance(open, dayAt(1))).toMatchObject({ resolution: 'AUTO_NUDGED', severity: 'MEDIUM' });
-    expect(advance(open, dayAt(3))).toMatchObject({ resolution: 'REO_PROMPTED', severity: 'HIGH', escalatedToHuman: false });
-    expect(advance(open, dayAt(7))).toMatchObject({ resolution: 'ESCALATED', severity: 'CRITICAL', escalatedToHuman: true });
+    expect(advance(open, dayAt(3))).toMatchObject({
+      resolution: 'REO_PROMPTED',
+      severity: 'HIGH',
+      escalatedToHuman: false,
+    });
+    expect(advance(open, dayAt(7))).toMatchObject({
+      resolution: 'ESCALATED',
+      severity: 'CRITICAL',
+      escalatedToHuman: true,
+    });
   });
 
   it('jumps straight to the rung the elapsed time warrants and is idempotent', () => {
@@ -48,8 +56,16 @@ describe('advance', () => {
 
 describe('resolve', () => {
   it('resolves from any rung with resolvedAt, keeping whether a human was involved', () => {
-    expect(resolve(open, dayAt(0.5))).toMatchObject({ resolution: 'RESOLVED', resolvedAt: isoAt(0.5), escalatedToHuman: false });
-    expect(resolve(open, dayAt(10))).toMatchObject({ resolution: 'RESOLVED', escalatedToHuman: true, severity: 'CRITICAL' });
+    expect(resolve(open, dayAt(0.5))).toMatchObject({
+      resolution: 'RESOLVED',
+      resolvedAt: isoAt(0.5),
+      escalatedToHuman: false,
+    });
+    expect(resolve(open, dayAt(10))).toMatchObject({
+      resolution: 'RESOLVED',
+      escalatedToHuman: true,
+      severity: 'CRITICAL',
+    });
   });
 
   it('leaves a resolved signal as it is', () => {

@@ -25,7 +25,8 @@ export function advance(signal: RiskSignal, now: Date): RiskSignal {
   const delays = RISK_RULES[signal.kind].delays;
   let resolution: Resolution = signal.resolution;
   for (const step of LADDER) {
-    if (elapsed >= delays[step] && RESOLUTIONS.indexOf(step) > RESOLUTIONS.indexOf(resolution)) resolution = step;
+    if (elapsed >= delays[step] && RESOLUTIONS.indexOf(step) > RESOLUTIONS.indexOf(resolution))
+      resolution = step;
   }
   if (resolution === signal.resolution) return signal;
   return {

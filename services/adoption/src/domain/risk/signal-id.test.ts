@@ -3,7 +3,9 @@ import { nameBasedUuid, riskSignalId, subjectKey } from './signal-id.js';
 
 describe('risk signal ids', () => {
   it('are RFC version-5 UUIDs (checked against the published DNS-namespace vector)', () => {
-    expect(nameBasedUuid('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'python.org')).toBe('886313e1-3b8a-5372-9b90-0c9aee199e5d');
+    expect(nameBasedUuid('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'python.org')).toBe(
+      '886313e1-3b8a-5372-9b90-0c9aee199e5d',
+    );
   });
 
   it('are the same for the same tenant, kind and subject, whatever the key order', () => {

@@ -31,6 +31,10 @@ export function subjectKey(subjectRef: Readonly<Record<string, string>>): string
  * The id of the signal for (tenant, kind, subject). Detection run twice, or replayed from the
  * facts, names the same risk with the same id, so the store can upsert by id.
  */
-export function riskSignalId(tenantId: string, kind: string, subjectRef: Readonly<Record<string, string>>): string {
+export function riskSignalId(
+  tenantId: string,
+  kind: string,
+  subjectRef: Readonly<Record<string, string>>,
+): string {
   return nameBasedUuid(RISK_SIGNAL_NAMESPACE, `${tenantId}\n${kind}\n${subjectKey(subjectRef)}`);
 }

@@ -1,5 +1,10 @@
 import type { CapabilityKey } from '../catalogue/capabilities.js';
-import type { Chapter, CompletionMode, InternalStage, PathProfile } from '../catalogue/milestone-definition.js';
+import type {
+  Chapter,
+  CompletionMode,
+  InternalStage,
+  PathProfile,
+} from '../catalogue/milestone-definition.js';
 
 /** The five-rung maturity ladder, lowest first. */
 export const MATURITY_RUNGS = ['ONBOARDED', 'CONNECTED', 'EXCHANGING', 'TRACED', 'STRATEGIC'] as const;

@@ -29,7 +29,10 @@ export function summarise(
   if (score === null) return `No activity yet, so there is no health score. ${rungReason}`;
   const parts = components
     .filter((c) => c.present)
-    .map((c) => `${COMPONENT_LABELS[c.code]} ${c.points} (${c.value ?? 0}/100 at ${Math.round(c.effectiveWeight * 100)}%)`);
+    .map(
+      (c) =>
+        `${COMPONENT_LABELS[c.code]} ${c.points} (${c.value ?? 0}/100 at ${Math.round(c.effectiveWeight * 100)}%)`,
+    );
   const absent = components.filter((c) => !c.present).map((c) => COMPONENT_LABELS[c.code]);
   const left = absent.length === 0 ? '' : ` ${absent.join(' and ')} left out for lack of data.`;
   return `Health ${score} ≈ ${parts.join(' + ')}.${left} ${bandReason} ${rungReason}`;

@@ -32,9 +32,18 @@ describe('the maturity rung', () => {
   it('reaches STRATEGIC through a completed cascade for SVC and ten answered requests for SUPPLIER', () => {
     const cascade = [fact('cascade.completed', 9, { cascadeId: 'k1' })];
     expect(rungOf([...traced, ...cascade], 'SVC')).toBe('STRATEGIC');
-    expect(rungOf([...traced, ...cascade], 'SUPPLIER')).toBe('TRACED');
-    const answers = Array.from({ length: 10 }, (_, i) => fact('data_request.answered', 10 + i, { requestId: `r${i}` }));
+    const answers = Array.from({ length: 10 }, (_, i) =>
+      fact('data_request.answered', 10 + i, { requestId: `r${i}` }),
+    );
     expect(rungOf([...traced, ...answers], 'SUPPLIER')).toBe('STRATEGIC');
+  });
+
+  it('keeps the rung when the path profile changes, e.g. a supplier moving to SVC on Enterprise', () => {
+    const answers = Array.from({ length: 10 }, (_, i) =>
+      fact('data_request.answered', 10 + i, { requestId: `r${i}` }),
+    );
+    expect(rungOf([...traced, ...answers], 'SUPPLIER')).toBe('STRATEGIC');
+    expect(rungOf([...traced, ...answers], 'SVC')).toBe('STRATEGIC');
   });
 
   it('explains the rung and what the next one needs', () => {

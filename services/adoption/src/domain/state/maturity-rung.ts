@@ -1,4 +1,4 @@
-import type { Milestone, MaturityRung } from './adoption-state.js';
+import type { MaturityRung } from './adoption-state.js';
 import { MATURITY_RUNGS } from './adoption-state.js';
 
 /**
@@ -29,12 +29,13 @@ export function nextRung(rung: MaturityRung): MaturityRung | null {
 }
 
 /**
- * The highest rung whose gate, and every gate below it, is satisfied. The ladder is climbed in
- * order: a tenant that records a trace before any exchange is CONNECTED, not TRACED. Because
- * DONE is never undone, the rung never goes down.
+ * The highest rung whose gate, and every gate below it, is satisfied by a completed milestone.
+ * The ladder is climbed in order: a tenant that records a trace before any exchange is
+ * CONNECTED, not TRACED. `done` holds every milestone the facts complete, whatever the path
+ * profile asks for, so a tenant that changes path (Core → Enterprise moves SUPPLIER → SVC)
+ * keeps its rung; and since nothing un-completes, the rung never goes down.
  */
-export function maturityRung(milestones: readonly Milestone[]): RungDecision {
-  const done = new Set(milestones.filter((m) => m.status === 'DONE').map((m) => m.key));
+export function maturityRung(done: ReadonlySet<string>): RungDecision {
   let rung: MaturityRung = 'ONBOARDED';
   let reason = 'Every tenant starts ONBOARDED.';
   for (let next = nextRung(rung); next !== null; next = nextRung(next)) {

@@ -5,7 +5,9 @@ import { recompute } from './recompute.js';
 
 describe('recompute', () => {
   it('gives a tenant with no facts a null score, ONBOARDING, rung ONBOARDED and the full milestone list', () => {
-    const { state, explanation, signals } = recompute(recomputeInput({ companyId: 't-9', version: 3, now: dayAt(5) }));
+    const { state, explanation, signals } = recompute(
+      recomputeInput({ companyId: 't-9', version: 3, now: dayAt(5) }),
+    );
     expect(state).toMatchObject({
       companyId: 't-9',
       currentMaturityRung: 'ONBOARDED',
@@ -22,7 +24,9 @@ describe('recompute', () => {
   });
 
   it('computes a score from the first fact on', () => {
-    const { state } = recompute(recomputeInput({ facts: [fact('company.profile_completed', 0)], now: dayAt(1) }));
+    const { state } = recompute(
+      recomputeInput({ facts: [fact('company.profile_completed', 0)], now: dayAt(1) }),
+    );
     expect(state.healthScore).toEqual(expect.any(Number));
     expect(state.healthBand).toBe('ONBOARDING');
   });
@@ -39,13 +43,19 @@ describe('recompute', () => {
   });
 
   it('ignores unknown event kinds and facts with unreadable times', () => {
-    const noise = [fact('product.teleported', 3), { ...fact('product.created', 3), id: 'bad-time', occurredAt: 'Tuesday' }];
+    const noise = [
+      fact('product.teleported', 3),
+      { ...fact('product.created', 3), id: 'bad-time', occurredAt: 'Tuesday' },
+    ];
     const withNoise = recompute({ ...WORKED_EXAMPLE, facts: [...WORKED_EXAMPLE.facts, ...noise] });
     expect(withNoise).toEqual(recompute(WORKED_EXAMPLE));
   });
 
   it('ignores unknown capability strings', () => {
-    const extra = recompute({ ...WORKED_EXAMPLE, capabilities: [...WORKED_EXAMPLE.capabilities, 'TIME_TRAVEL'] });
+    const extra = recompute({
+      ...WORKED_EXAMPLE,
+      capabilities: [...WORKED_EXAMPLE.capabilities, 'TIME_TRAVEL'],
+    });
     expect(extra).toEqual(recompute(WORKED_EXAMPLE));
   });
 
@@ -65,7 +75,9 @@ describe('recompute', () => {
       ['DATA_FRESHNESS', 34, 5.1],
       ['RESPONSIVENESS', 80, 8],
     ]);
-    expect(explanation.components[0]?.reason).toBe('11 of 19 milestones open to you are done (15 of 32 chapter-weighted points).');
+    expect(explanation.components[0]?.reason).toBe(
+      '11 of 19 milestones open to you are done (15 of 32 chapter-weighted points).',
+    );
     expect(explanation.bandReason).toBe('Score 47 is between the AT_RISK and HEALTHY thresholds.');
     expect(signals.map((s) => [s.kind, s.resolution, s.severity])).toEqual([
       ['DATA_STALE', 'RESOLVED', 'HIGH'],
@@ -76,8 +88,14 @@ describe('recompute', () => {
   it('names the events that moved each component', () => {
     const { explanation } = recompute(WORKED_EXAMPLE);
     const network = explanation.components.find((c) => c.code === 'NETWORK');
-    expect(network?.eventIds).toEqual(['data_request.answered@60:r1:c1', 'data_request.sent@58:r1:c1', 'product.viewed@50:p1:c1']);
-    expect(explanation.summary).toMatch(/^Health 47 ≈ Journey progress 14.1 \(47\/100 at 30%\) \+ Engagement 11.5/);
+    expect(network?.eventIds).toEqual([
+      'data_request.answered@60:r1:c1',
+      'data_request.sent@58:r1:c1',
+      'product.viewed@50:p1',
+    ]);
+    expect(explanation.summary).toMatch(
+      /^Health 47 ≈ Journey progress 14.1 \(47\/100 at 30%\) \+ Engagement 11.5/,
+    );
   });
 
   it('keeps the milestone statuses apart from the tier except for upgrade contexts and health denominators', () => {

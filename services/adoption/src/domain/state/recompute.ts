@@ -111,7 +111,8 @@ export function recompute(input: RecomputeInput): RecomputeResult {
     capabilities: capabilitySet(input.capabilities),
     upgradeContexts: input.upgradeContexts ?? {},
   });
-  const rung = maturityRung(milestones);
+  const doneKeys = new Set([...progress.values()].filter((p) => p.done).map((p) => p.definition.key));
+  const rung = maturityRung(doneKeys);
   const signals = detectSignalsInLog(input.companyId, log, now);
   const started = firstActivity(log, completions);
   const scored = started === null ? null : scoreComponents(log, progress, input, rung.rung);

@@ -27,7 +27,11 @@ export function fact(
   subject: Record<string, string> = {},
   options: { id?: string; data?: Record<string, string> } = {},
 ): EventFact {
-  const id = options.id ?? `${type}@${days}${Object.values(subject).map((v) => `:${v}`).join('')}`;
+  const id =
+    options.id ??
+    `${type}@${days}${Object.values(subject)
+      .map((v) => `:${v}`)
+      .join('')}`;
   return { id, type, occurredAt: isoAt(days), subject, data: options.data ?? {} };
 }
 
@@ -48,7 +52,9 @@ export const ALL_CAPABILITIES = [
 ];
 
 /** A recompute input with defaults: tenant t-1, SUPPLIER, no facts, no capabilities, day 0. */
-export function recomputeInput(overrides: Partial<RecomputeInput> & { profile?: PathProfile } = {}): RecomputeInput {
+export function recomputeInput(
+  overrides: Partial<RecomputeInput> & { profile?: PathProfile } = {},
+): RecomputeInput {
   const { profile, ...rest } = overrides;
   return {
     companyId: 't-1',

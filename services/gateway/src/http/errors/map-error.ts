@@ -54,7 +54,10 @@ export function toHttpError(error: unknown): HttpError {
 
 function fromRemote(error: RemoteCallError): HttpError {
   if (error.grpcStatus === GrpcStatus.UNAUTHENTICATED) return invalidToken('The access token is expired, malformed or revoked');
-  if (error.reason === 'SCOPE_MISSING') return insufficientScope(String(error.details?.['scope'] ?? ''));
+  if (error.reason === 'SCOPE_MISSING') {
+    const scope = error.details?.['scope'];
+    return insufficientScope(typeof scope === 'string' ? scope : '');
+  }
   const status = (error.reason && STATUS_BY_REASON[error.reason]) || STATUS_BY_GRPC[error.grpcStatus];
   if (!status) return generalError(500, 'INTERNAL', 'Something went wrong on our side');
   if (status === 503) {

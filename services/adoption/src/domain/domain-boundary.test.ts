@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const IMPORT = /^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gm;
+const FORBIDDEN =
+  /^(@grpc\/|fastify|mongodb|ioredis|nats|@nats-io\/|@opentelemetry\/|node:fs|node:net|node:http|node:child_process)/;
+const GLOBALS =
+  /\b(process\.env|Date\.now\(|new Date\(\)|Math\.random\(|crypto\.randomUUID\(|setTimeout\(|fetch\()/;
+
+describe('the adoption domain', () => {
+  const files = sourceFiles(root);
+
+  it('imports no transport, storage, messaging or telemetry library, and nothing outside itself but @tap/errors', () => {
+    for (const file of files) {
+      for (const [, specifier] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        expect({
+          file: relative(root, file),
+          specifier,
+          forbidden: FORBIDDEN.test(specifier ?? ''),
+        }).toMatchObject({ forbidden: false });
+        if (!specifier?.startsWith('.') && !specifier?.startsWith('node:'))
+          expect(specifier).toBe('@tap/errors');
+      }
+    }
+  });
+
+  it('reads no clock, randomness or environment of its own', () => {
+    for (const file of files) {
+      const source = readFileSync(file, 'utf8');
+      expect({ file: relative(root, file), usesGlobals: GLOBALS.test(source) }).toMatchObject({
+        usesGlobals: false,
+      });
+    }
+  });
+});
