@@ -48,7 +48,9 @@ export function installGracefulShutdown(options: {
     if (options.drainDelayMs) await new Promise((resolve) => setTimeout(resolve, options.drainDelayMs));
     for (const step of options.steps) {
       try {
+        const stepStarted = Date.now();
         await step.run();
+        options.logger.info({ step: step.name, ms: Date.now() - stepStarted }, 'shutdown step done');
       } catch (error) {
         options.logger.error({ step: step.name, err: error }, 'shutdown step failed');
       }

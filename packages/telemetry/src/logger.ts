@@ -1,4 +1,4 @@
-import { trace } from '@opentelemetry/api';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 
 export type { Logger } from 'pino';
@@ -40,7 +40,7 @@ export function createLogger(options: { service: string; level?: LevelWithSilent
     formatters: { level: (label) => ({ level: label }) },
     mixin() {
       const context = trace.getActiveSpan()?.spanContext();
-      return context ? { trace_id: context.traceId, span_id: context.spanId } : {};
+      return context && isSpanContextValid(context) ? { trace_id: context.traceId, span_id: context.spanId } : {};
     },
   });
 }

@@ -5,6 +5,7 @@ import { identityJwksFetcher } from '@tap/service-auth';
 import { createLogger, startTelemetry } from '@tap/telemetry';
 import { createTokenVerifier } from '@tap/tokens';
 import { buildApp } from './app.js';
+import { closeGracefully } from './http/close-gracefully.js';
 import { createServiceClients } from './clients.js';
 import { loadConfig } from './config.js';
 
@@ -29,8 +30,8 @@ installGracefulShutdown({
   readiness,
   logger,
   steps: [
-    // Fastify's close stops accepting, answers 503 to new requests and waits for in-flight ones.
-    { name: 'http', run: () => app.close() },
+    // Stops accepting, answers in-flight requests (503 for any that arrive meanwhile), then closes.
+    { name: 'http', run: () => closeGracefully(app) },
     {
       name: 'grpc clients',
       run: async () => {

@@ -13,18 +13,19 @@ const ATTEMPTS = 3;
 /** Starts one local server of `kind` on loopback, retrying on a port race. */
 export async function startLocal(
   kind: InfraKind,
-  options: { ports: 'free' | 'standard'; dataDir: string; env: Env },
+  options: { ports: 'free' | 'standard' | number; dataDir: string; env: Env },
 ): Promise<StartedServer> {
   let lastError: unknown;
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const port = options.ports === 'standard' ? STANDARD_PORTS[kind] : await freeLoopbackPort();
+    const port =
+      typeof options.ports === 'number' ? options.ports : options.ports === 'standard' ? STANDARD_PORTS[kind] : await freeLoopbackPort();
     const dir = join(options.dataDir, kind);
     mkdirSync(dir, { recursive: true });
     try {
       return await spawnServer(specFor(kind, port, dir, options.env));
     } catch (error) {
       lastError = error;
-      if (options.ports === 'standard') break;
+      if (options.ports !== 'free') break;
     }
   }
   throw lastError;

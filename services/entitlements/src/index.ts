@@ -1,0 +1,4 @@
+export { buildApp } from './app.js';
+export type { EntitlementsApp, EntitlementsDeps } from './app.js';
+export { loadConfig } from './config.js';
+export type { EntitlementsConfig } from './config.js';

@@ -1,0 +1,6 @@
+export { buildApp, API_PREFIX } from './app.js';
+export type { GatewayDeps } from './app.js';
+export { createServiceClients } from './clients.js';
+export type { ServiceClients } from './clients.js';
+export { loadConfig } from './config.js';
+export type { GatewayConfig } from './config.js';

@@ -1,0 +1,147 @@
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { buildApp as buildAdoption } from '@tap/adoption';
+import { contracts, type ProductEvent } from '@tap/contracts';
+import { buildApp as buildEntitlements } from '@tap/entitlements';
+import { createEventPublisher, type DurableConsumer } from '@tap/events';
+import { buildApp as buildGateway, createServiceClients } from '@tap/gateway';
+import { createClient, unaryCall } from '@tap/grpc-kit';
+import { buildApp as buildIdentity } from '@tap/identity';
+import { Readiness } from '@tap/runtime';
+import { identityJwksFetcher } from '@tap/service-auth';
+import { createLogger } from '@tap/telemetry';
+import { infraUrls, testNamespace } from '@tap/testkit';
+import { createTokenVerifier } from '@tap/tokens';
+import type { FastifyInstance } from 'fastify';
+import { MongoClient } from 'mongodb';
+
+export const OPERATOR_TOKEN = 'system-test-operator-token-0123456789abcdef';
+const TOKENS = { issuer: 'https://identity.system-test', audience: 'tap-api' };
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+}
+
+export interface System {
+  readonly gateway: FastifyInstance;
+  /** The gateway's base URL on a real loopback socket (e.g. http://127.0.0.1:PORT). */
+  readonly baseUrl: string;
+  /** One HTTP request to the gateway; `body` objects are sent as JSON. */
+  http(method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown }): Promise<HttpResponse>;
+  readonly namespace: string;
+  readonly events: { readonly streamName: string; readonly subjectPrefix: string };
+  createTenant(name: string): Promise<string>;
+  setTier(tenantId: string, tierCode: string): Promise<void>;
+  token(tenantId: string, role?: string, scopes?: string[]): Promise<string>;
+  publish(event: ProductEvent): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The four services built in this process, each on its own real gRPC port and its own database
+ * in the shared Mongo-wire server, the adoption consumer on its own stream, and the gateway
+ * as a Fastify instance (tests call it with inject()).
+ */
+export async function startSystem(label: string): Promise<System> {
+  const urls = infraUrls();
+  const namespace = testNamespace(label);
+  const logger = createLogger({ service: 'system-test', level: 'silent' });
+  const mongo = new MongoClient(urls.mongoUrl);
+  const databases = ['identity', 'adoption', 'entitlements'].map((name) => `${namespace}_${name}`);
+  const [identityDb, adoptionDb, entitlementsDb] = databases.map((name) => mongo.db(name));
+
+  const identity = buildIdentity({
+    config: { tokens: { ...TOKENS, keyEncryptionSecret: 'k'.repeat(40), keyRetentionMs: 86_400_000 }, operatorToken: OPERATOR_TOKEN },
+    db: identityDb!,
+    logger,
+  });
+  await identity.prepare();
+  const identityAddress = `127.0.0.1:${await identity.grpc.listen('127.0.0.1', 0)}`;
+  const jwks = identityJwksFetcher(identityAddress);
+  const verifier = createTokenVerifier({ ...TOKENS, fetchJwks: jwks.fetch });
+
+  const entitlements = buildEntitlements({ config: { operatorToken: OPERATOR_TOKEN }, db: entitlementsDb!, verifier, logger });
+  await entitlements.prepare();
+  const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
+
+  const nc = await connect({ servers: urls.natsUrl });
+  const events = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
+  const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: events.subjectPrefix });
+  const entitlementsClient = createClient(contracts().entitlements.EntitlementsService, entitlementsAddress);
+  const adoption = buildAdoption({
+    config: { events: { ...events, consumerName: namespace, duplicateWindowMs: 60_000 } },
+    db: adoptionDb!,
+    verifier,
+    entitlements: entitlementsClient,
+    publish: (event) => publisher.publish(event),
+    logger,
+  });
+  const consumer: DurableConsumer = await adoption.startConsumer(nc);
+  const adoptionAddress = `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`;
+
+  const clients = createServiceClients({ identity: identityAddress, adoption: adoptionAddress, entitlements: entitlementsAddress });
+  const gateway = await buildGateway({
+    config: { bodyLimitBytes: 64 * 1024, trustProxyHops: 0 },
+    clients,
+    verifier,
+    readiness: new Readiness(),
+    logger,
+  });
+  // A real socket rather than inject(): the request goes through Node's HTTP stack as in production.
+  await gateway.listen({ host: '127.0.0.1', port: 0 });
+  const address = gateway.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };
+  const identityClient = createClient(contracts().identity.IdentityService, identityAddress);
+
+  return {
+    gateway,
+    baseUrl,
+    async http(method, path, options = {}) {
+      const isJson = options.body !== undefined && typeof options.body !== 'string';
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { ...(isJson ? { 'content-type': 'application/json' } : {}), ...options.headers },
+        ...(options.body === undefined ? {} : { body: isJson ? JSON.stringify(options.body) : (options.body as string) }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON; keep the text
+      }
+      return { status: response.status, headers: response.headers, body };
+    },
+    namespace,
+    events,
+    async createTenant(name) {
+      const tenant = await unaryCall(identityClient, 'CreateTenant', { name, slug: '' }, operator);
+      return tenant.id;
+    },
+    async setTier(tenantId, tierCode) {
+      await unaryCall(entitlementsClient, 'SetTier', { tenantId, tierCode }, operator);
+    },
+    async token(tenantId, role = 'OWNER', scopes = []) {
+      const issued = await unaryCall(identityClient, 'IssueAccessToken', { tenantId, role, scopes, subject: '' }, operator);
+      return issued.accessToken;
+    },
+    publish: (event) => publisher.publish(event),
+    async stop() {
+      await gateway.close();
+      await consumer.stop();
+      await Promise.all([identity.grpc.shutdown(500), entitlements.grpc.shutdown(500), adoption.grpc.shutdown(500)]);
+      clients.close();
+      identityClient.close();
+      entitlementsClient.close();
+      jwks.close();
+      await nc.drain();
+      await Promise.all(databases.map((name) => mongo.db(name).dropDatabase()));
+      await mongo.close();
+    },
+  };
+}
