@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { contracts, type IdentityServiceClient, type IdentityServiceHandlers } from '@tap/contracts';
+import { defineErrors } from '@tap/errors';
+import {
+  createClient,
+  createGrpcServer,
+  createHealthChecker,
+  GrpcStatus,
+  RemoteCallError,
+  unaryCall,
+  unaryHandler,
+  type GrpcServer,
+} from '../src/index.js';
+
+const errors = defineErrors({ TENANT_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such tenant' } });
+const silent = { error: () => undefined };
+
+async function failure(promise: Promise<unknown>): Promise<RemoteCallError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RemoteCallError) return error;
+    throw error;
+  }
+  throw new Error('the call succeeded');
+}
+
+describe('grpc-kit over a real gRPC server', () => {
+  let server: GrpcServer;
+  let client: IdentityServiceClient;
+  let address: string;
+  let seenAuthorization: string | undefined;
+
+  beforeAll(async () => {
+    const handlers: IdentityServiceHandlers = {
+      GetTenant: unaryHandler('GetTenant', silent, async (_request, ctx) => {
+        seenAuthorization = ctx.metadata.get('authorization')[0] as string | undefined;
+        return { id: 't1', name: 'Acme', slug: 'acme', createdAt: '2026-01-01T00:00:00.000Z' };
+      }),
+      CreateTenant: unaryHandler('CreateTenant', silent, async () => {
+        throw errors.create('TENANT_NOT_FOUND', { details: { tenantId: 'x' } });
+      }),
+      FindTenantBySlug: unaryHandler('FindTenantBySlug', silent, async () => {
+        throw new Error('database password is hunter2');
+      }),
+      IssueAccessToken: unaryHandler('IssueAccessToken', silent, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return { accessToken: 'late', expiresIn: 1 };
+      }),
+      GetJwks: unaryHandler('GetJwks', silent, async () => ({ keys: [] })),
+    };
+    server = createGrpcServer([{ name: 'tap.identity.v1.IdentityService', definition: contracts().identity.IdentityService.service, implementation: handlers }]);
+    address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
+    client = createClient(contracts().identity.IdentityService, address);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await server?.shutdown(500);
+  });
+
+  it('returns typed responses and forwards the caller credential', async () => {
+    const tenant = await unaryCall(client, 'GetTenant', {}, { authorization: 'Bearer abc' });
+    expect(tenant).toEqual({ id: 't1', name: 'Acme', slug: 'acme', createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(seenAuthorization).toBe('Bearer abc');
+  });
+
+  it('carries a domain error as its status, stable code and details', async () => {
+    const error = await failure(unaryCall(client, 'CreateTenant', { name: 'x', slug: '' }));
+    expect(error.grpcStatus).toBe(GrpcStatus.NOT_FOUND);
+    expect(error.reason).toBe('TENANT_NOT_FOUND');
+    expect(error.details).toEqual({ tenantId: 'x' });
+    expect(error.message).toBe('No such tenant');
+  });
+
+  it('answers an unexpected error with INTERNAL and nothing of its message', async () => {
+    const error = await failure(unaryCall(client, 'FindTenantBySlug', { slug: 'x' }));
+    expect(error.grpcStatus).toBe(GrpcStatus.INTERNAL);
+    expect(error.message).toBe('internal error');
+    expect(error.reason).toBeUndefined();
+  });
+
+  it('puts a deadline on every call', async () => {
+    const error = await failure(unaryCall(client, 'IssueAccessToken', { tenantId: 't', role: '', scopes: [], subject: '' }, { deadlineMs: 50 }));
+    expect(error.grpcStatus).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+  });
+
+  it('answers grpc.health.v1 SERVING while up', async () => {
+    const checker = createHealthChecker(address);
+    await expect(checker.check()).resolves.toBeUndefined();
+    const named = createHealthChecker(address, 'tap.identity.v1.IdentityService');
+    await expect(named.check()).resolves.toBeUndefined();
+    checker.close();
+    named.close();
+  });
+});
+
+describe('grpc-kit shutdown', () => {
+  it('finishes a call in flight, then refuses new ones', async () => {
+    const handlers = {
+      GetJwks: unaryHandler('GetJwks', silent, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return { keys: [] };
+      }),
+    } as unknown as IdentityServiceHandlers;
+    const server = createGrpcServer([{ name: 'svc', definition: contracts().identity.IdentityService.service, implementation: handlers }]);
+    const address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
+    const client = createClient(contracts().identity.IdentityService, address);
+    await unaryCall(client, 'GetJwks', {});
+    const inFlight = unaryCall(client, 'GetJwks', {});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stopped = server.shutdown(2_000);
+    await expect(inFlight).resolves.toEqual({ keys: [] });
+    await stopped;
+    const after = await failure(unaryCall(client, 'GetJwks', {}, { deadlineMs: 300 }));
+    expect([GrpcStatus.UNAVAILABLE, GrpcStatus.DEADLINE_EXCEEDED]).toContain(after.grpcStatus);
+    client.close();
+  });
+});
