@@ -6,7 +6,7 @@ const line = (text) => void process.stdout.write(`${text}\n`);
 
 /**
  * @typedef {{ perSecond: number; p50: number; p99: number }} Summary
- * @typedef {{ name: string; trips: { roundTrips: number; redisCommands: number } | undefined; sequential: Summary | undefined; concurrent: Summary | undefined }} Row
+ * @typedef {{ name: string; trips: { roundTrips: number; redisCommands: number; redisMicros: number } | undefined; sequential: Summary | undefined; concurrent: Summary | undefined }} Row
  * @typedef {{ machine: string; loadAverage: number; node: string; redis: string; concurrency: number; seconds: number; rows: Row[] }} Report
  */
 
@@ -25,7 +25,7 @@ export function printReport(report) {
   line(
     `${report.seconds} s per case and mode; sequential = 1 caller, concurrent = ${report.concurrency} callers; ${TENANTS} tenants\n`,
   );
-  const header = `${'case'.padEnd(30)} ${pad('RTT/chk', 8)} ${pad('cmds/chk', 8)} | ${pad('seq chk/s', 10)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} | ${pad('conc chk/s', 10)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)}`;
+  const header = `${'case'.padEnd(30)} ${pad('RTT/chk', 8)} ${pad('cmds/chk', 8)} ${pad('Redis µs', 8)} | ${pad('seq chk/s', 10)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} | ${pad('conc chk/s', 10)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)}`;
   line(header);
   line('-'.repeat(header.length));
   for (const row of report.rows) {
@@ -36,6 +36,7 @@ export function printReport(report) {
         row.name.padEnd(30),
         pad(num(row.trips?.roundTrips, 2), 8),
         pad(num(row.trips?.redisCommands, 2), 8),
+        pad(num(row.trips?.redisMicros, 1), 8),
         '|',
         pad(num(s?.perSecond, 0), 10),
         pad(num(s?.p50, 3), 7),
@@ -60,9 +61,14 @@ export function printReport(report) {
     line(
       `  concurrent: checks/s ${ratio(ours.concurrent?.perSecond, theirs.concurrent?.perSecond)}, p50 ${ratio(ours.concurrent?.p50, theirs.concurrent?.p50)}, p99 ${ratio(ours.concurrent?.p99, theirs.concurrent?.p99)}`,
     );
-    line(`  round trips per check ${ratio(ours.trips?.roundTrips, theirs.trips?.roundTrips)}`);
+    line(
+      `  round trips per check ${ratio(ours.trips?.roundTrips, theirs.trips?.roundTrips)}, Redis CPU per check ${ratio(ours.trips?.redisMicros, theirs.trips?.redisMicros)}`,
+    );
   }
   line(
-    '\nRTT/chk: commands the client sent per check; cmds/chk: commands Redis executed per check, script internals included.',
+    '\nRTT/chk: commands the client sent per check; cmds/chk: commands Redis executed per check, script internals included;',
+  );
+  line(
+    'Redis µs: time Redis spent in EVALSHA/EVAL per check (its CPU cost, which bounds checks/s per Redis core).',
   );
 }

@@ -9,7 +9,7 @@
  *   npm run build -w @tap/ratelimit && node bench/ratelimit/run.mjs
  *
  * Starts its own redis-server on a free loopback port unless REDIS_URL is set.
- * BENCH_SECONDS (default 2.5) is the measured time per case and mode, split over two rounds;
+ * BENCH_SECONDS (default 2.5) is the measured time per case and mode, split over four rounds;
  * with warm-up and round-trip counting the whole run takes about 30 s.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { countRoundTrips } from './round-trips.mjs';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 2.5);
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
-const ROUNDS = 2;
+const ROUNDS = 4;
 const WARM_UP_SECONDS = 0.75;
 const TRIP_COUNT_CHECKS = 500;
 
@@ -47,9 +47,9 @@ async function main() {
     await prefill(admin, prefix);
     const cases = benchCases(ourRedis, theirRedis, prefix);
     // Every case warms up first (JIT, connections, script cache); then the cases take turns,
-    // in two rounds, so neither order nor drift favours one of them.
+    // in four rounds, so neither order nor drift favours one of them.
     for (const c of cases) await measure(c.check, CONCURRENCY, WARM_UP_SECONDS);
-    /** @type {Array<{ roundTrips: number; redisCommands: number }>} */
+    /** @type {Array<{ roundTrips: number; redisCommands: number; redisMicros: number }>} */
     const trips = [];
     for (const c of cases) trips.push(await countRoundTrips(c.client, admin, c.check, TRIP_COUNT_CHECKS));
     const sequential = await measureInTurns(cases, 1);

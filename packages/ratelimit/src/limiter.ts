@@ -93,8 +93,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     }
     breaker.recordSuccess();
     const read = readScriptReply(reply, rules);
-    if (!read)
+    if (!read) {
       return reportFailure({ code: 'REDIS_ERROR', cause: new Error('unexpected reply from the script') });
+    }
     return decide(read.windows, read.now, 'redis');
   };
 

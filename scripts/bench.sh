@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs the benchmarks under bench/ (each starts what it needs on loopback and prints ratios
+# against a baseline measured in the same run).
+set -euo pipefail
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+cd "$(dirname "$0")/.."
+bash scripts/install-infra.sh
+bash scripts/ensure-deps.sh
+for bench in bench/*/run.mjs; do
+  echo "== $bench"
+  node "$bench"
+done
