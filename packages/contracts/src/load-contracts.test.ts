@@ -11,7 +11,7 @@ describe('contracts()', () => {
       expect.arrayContaining(['GetState', 'CompleteMilestone']),
     );
     expect(Object.keys(loaded.entitlements.EntitlementsService.service)).toEqual(
-      expect.arrayContaining(['GetTier', 'SetTier']),
+      expect.arrayContaining(['GetTier', 'SetTier', 'GetUsage', 'Can', 'GetUpgradeContext', 'Reserve', 'Consume', 'Release']),
     );
   });
 });

@@ -1,14 +1,36 @@
+import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts } from '@tap/contracts';
+import type { DurableConsumer } from '@tap/events';
 import { createGrpcServer, type GrpcServer } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
 import type { TokenVerifier } from '@tap/tokens';
 import type { Db } from 'mongodb';
-import type { EntitlementsConfig } from './config.js';
+import {
+  DEFAULT_APPLIED_EVENT_RETENTION_MS,
+  DEFAULT_CLEANUP_INTERVAL_MS,
+  type EntitlementsConfig,
+  type EventsConfig,
+} from './config.js';
+import { startUsageConsumer } from './events/start-usage-consumer.js';
+import { usageEventHandler } from './events/usage-event-handler.js';
 import { entitlementsHandlers } from './grpc/entitlements-handlers.js';
+import { startCleanupJob, type CleanupJob } from './jobs/cleanup-job.js';
+import { runCleanupPass, type CleanupReport } from './operations/cleanup.js';
+import { countEvent } from './operations/count-event.js';
+import type { UsageOperationsDeps } from './operations/deps.js';
+import {
+  rejectedEventsRepository,
+  type RejectedEventsRepository,
+} from './store/rejected-events-repository.js';
+import { createTenantWriteLock } from './store/tenant-write-lock.js';
 import { tierAssignmentsRepository } from './store/tier-assignments-repository.js';
+import { tracedProductsRepository } from './store/traced-products-repository.js';
+import { usageRepository } from './store/usage-repository.js';
 
 export interface EntitlementsDeps {
-  readonly config: Pick<EntitlementsConfig, 'operatorToken'>;
+  /** `events` is needed by startConsumer only; `cleanup` falls back to the defaults. */
+  readonly config: Pick<EntitlementsConfig, 'operatorToken'> &
+    Partial<Pick<EntitlementsConfig, 'events' | 'cleanup'>>;
   readonly db: Db;
   readonly verifier: TokenVerifier;
   readonly logger: Logger;
@@ -18,16 +40,40 @@ export interface EntitlementsDeps {
 export interface EntitlementsApp {
   readonly grpc: GrpcServer;
   prepare(): Promise<void>;
+  /** Ensures the event stream and starts the durable usage-counter consumer on `nc`. */
+  startConsumer(
+    nc: NatsConnection,
+    options?: { retryBackoff?: { initialMs: number; maxMs: number } },
+  ): Promise<DurableConsumer>;
+  /** Starts the periodic clean-up (expired holds, finished reservations, old event ids and months). */
+  startCleanup(): CleanupJob;
+  /** Runs one clean-up pass now. */
+  runCleanup(): Promise<CleanupReport>;
+  /** Events and messages the counters refused, newest first (operators, tests). */
+  readonly rejectedEvents: RejectedEventsRepository;
 }
 
-/** Builds the entitlements service without listening. */
+/** Builds the entitlements service without listening, consuming or scheduling. */
 export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
+  const now = deps.now ?? (() => new Date());
+  const cleanup = deps.config.cleanup ?? {
+    intervalMs: DEFAULT_CLEANUP_INTERVAL_MS,
+    appliedEventRetentionMs: DEFAULT_APPLIED_EVENT_RETENTION_MS,
+  };
+  // One lock per process, shared by gRPC, the consumer and the clean-up job (see TenantWriteLock).
+  const ops: UsageOperationsDeps = {
+    usage: usageRepository(deps.db),
+    traced: tracedProductsRepository(deps.db),
+    tiers: tierAssignmentsRepository(deps.db),
+    lock: createTenantWriteLock(),
+    now,
+  };
+  const rejectedEvents = rejectedEventsRepository(deps.db);
   const handlers = entitlementsHandlers({
-    assignments: tierAssignmentsRepository(deps.db),
+    ops,
     verifier: deps.verifier,
     operatorToken: deps.config.operatorToken,
     logger: deps.logger,
-    now: deps.now ?? (() => new Date()),
   });
   const grpc = createGrpcServer([
     {
@@ -36,5 +82,34 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
       implementation: handlers,
     },
   ]);
-  return { grpc, prepare: async () => undefined };
+  const cleanupLogger = deps.logger.child({ component: 'usage-cleanup' });
+  const runCleanup = () =>
+    runCleanupPass(ops, {
+      appliedEventRetentionMs: cleanup.appliedEventRetentionMs,
+      onTenantError: (tenantId, error) =>
+        cleanupLogger.warn({ err: error, tenantId }, 'tenant clean-up failed'),
+    });
+
+  return {
+    grpc,
+    // Nothing to create: every collection is keyed by _id, and unique _id is all the store relies on.
+    prepare: async () => undefined,
+    async startConsumer(nc, options = {}) {
+      const events: EventsConfig | undefined = deps.config.events;
+      if (!events) throw new TypeError('config.events is required to start the usage consumer');
+      const logger = deps.logger.child({ component: 'usage-counter' });
+      const handler = usageEventHandler({
+        count: (event) => countEvent(ops, event),
+        rejected: rejectedEvents,
+        logger,
+        now,
+        subjectPrefix: events.subjectPrefix,
+      });
+      return startUsageConsumer(nc, { events, handler, rejected: rejectedEvents, logger, now, ...options });
+    },
+    startCleanup: () =>
+      startCleanupJob({ intervalMs: cleanup.intervalMs, run: runCleanup, logger: cleanupLogger }),
+    runCleanup,
+    rejectedEvents,
+  };
 }

@@ -1,13 +1,50 @@
-import { httpUrl, identifier, listenPort, mongoUrl, parseEnv, secret, str } from '@tap/config';
+import {
+  durationMs,
+  httpUrl,
+  identifier,
+  listenPort,
+  mongoUrl,
+  natsUrl,
+  parseEnv,
+  secret,
+  str,
+} from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50053;
 export const DEFAULT_HTTP_PORT = 8083;
+/** The clean-up job releases expired holds this often; a hold outlives its expiry by at most this. */
+export const DEFAULT_CLEANUP_INTERVAL_MS = 60_000;
+/**
+ * How long an applied event id is remembered (it is what makes a redelivery count nothing).
+ * Keep it at least as long as the event stream's max age: a replay of an event older than this
+ * would be counted again.
+ */
+export const DEFAULT_APPLIED_EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
+/** Same default as the adoption service: a producer retrying inside it is stored once. */
+export const DEFAULT_EVENTS_DUPLICATE_WINDOW_MS = 2 * 60_000;
+
+/** Where the usage counters' product events come from. */
+export interface EventsConfig {
+  readonly streamName: string;
+  readonly subjectPrefix: string;
+  readonly consumerName: string;
+  readonly duplicateWindowMs: number;
+}
+
+/** The clean-up job's schedule and retention. */
+export interface CleanupConfig {
+  readonly intervalMs: number;
+  readonly appliedEventRetentionMs: number;
+}
 
 export interface EntitlementsConfig {
   readonly host: string;
   readonly grpcPort: number;
   readonly httpPort: number;
   readonly mongo: { readonly url: string; readonly database: string };
+  readonly nats: { readonly url: string };
+  readonly events: EventsConfig;
+  readonly cleanup: CleanupConfig;
   readonly identityAddress: string;
   readonly tokens: { readonly issuer: string; readonly audience: string };
   readonly operatorToken: string;
@@ -23,18 +60,39 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     ENTITLEMENTS_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
     MONGO_URL: mongoUrl(),
     ENTITLEMENTS_MONGO_DB: identifier({ default: 'entitlements' }),
+    NATS_URL: natsUrl({ default: 'nats://127.0.0.1:4222' }),
+    EVENTS_STREAM: identifier({ default: 'EVENTS' }),
+    EVENTS_SUBJECT_PREFIX: identifier({ default: 'events' }),
+    ENTITLEMENTS_CONSUMER: identifier({ default: 'entitlements' }),
+    EVENTS_DUPLICATE_WINDOW_MS: durationMs({ default: DEFAULT_EVENTS_DUPLICATE_WINDOW_MS }),
+    ENTITLEMENTS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
+    ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS: durationMs({ default: DEFAULT_APPLIED_EVENT_RETENTION_MS }),
     IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     OPERATOR_TOKEN: secret(32)(),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+    LOG_LEVEL: str({
+      default: 'info',
+      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    }),
   });
   return Object.freeze({
     host: e.HOST,
     grpcPort: e.ENTITLEMENTS_GRPC_PORT,
     httpPort: e.ENTITLEMENTS_HTTP_PORT,
     mongo: Object.freeze({ url: e.MONGO_URL, database: e.ENTITLEMENTS_MONGO_DB }),
+    nats: Object.freeze({ url: e.NATS_URL }),
+    events: Object.freeze({
+      streamName: e.EVENTS_STREAM,
+      subjectPrefix: e.EVENTS_SUBJECT_PREFIX,
+      consumerName: e.ENTITLEMENTS_CONSUMER,
+      duplicateWindowMs: e.EVENTS_DUPLICATE_WINDOW_MS,
+    }),
+    cleanup: Object.freeze({
+      intervalMs: e.ENTITLEMENTS_CLEANUP_INTERVAL_MS,
+      appliedEventRetentionMs: e.ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS,
+    }),
     identityAddress: e.IDENTITY_GRPC_ADDRESS,
     tokens: Object.freeze({ issuer: e.TOKEN_ISSUER, audience: e.TOKEN_AUDIENCE }),
     operatorToken: e.OPERATOR_TOKEN,

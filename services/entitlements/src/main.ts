@@ -1,20 +1,31 @@
 import { loadConfigOrExit } from '@tap/config';
-import { createMongoDependency, Readiness, runGrpcService } from '@tap/runtime';
+import type { DurableConsumer } from '@tap/events';
+import { createMongoDependency, createNatsDependency, Readiness, runGrpcService } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
 import { createLogger, startTelemetry } from '@tap/telemetry';
 import { createTokenVerifier } from '@tap/tokens';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import type { CleanupJob } from './jobs/cleanup-job.js';
 
 const config = loadConfigOrExit('entitlements', () => loadConfig(process.env));
 const telemetry = startTelemetry({ serviceName: 'entitlements', otlpTracesUrl: config.otlpTracesUrl });
 const logger = createLogger({ service: 'entitlements', level: config.logLevel as 'info' });
 const readiness = new Readiness();
 
-const mongo = createMongoDependency({ url: config.mongo.url, database: config.mongo.database, appName: 'entitlements', readiness, logger });
+const mongo = createMongoDependency({
+  url: config.mongo.url,
+  database: config.mongo.database,
+  appName: 'entitlements',
+  readiness,
+  logger,
+});
+const nats = createNatsDependency({ servers: config.nats.url, name: 'entitlements', readiness, logger });
 const jwks = identityJwksFetcher(config.identityAddress);
 const verifier = createTokenVerifier({ ...config.tokens, fetchJwks: jwks.fetch });
 const app = buildApp({ config, db: mongo.db, verifier, logger });
+let consumer: DurableConsumer | undefined;
+let cleanup: CleanupJob | undefined;
 
 await runGrpcService({
   name: 'entitlements',
@@ -27,8 +38,14 @@ await runGrpcService({
   prepare: async () => {
     await mongo.connected();
     await app.prepare();
+    consumer ??= await app.startConsumer(await nats.connected());
+    cleanup ??= app.startCleanup();
   },
   shutdownSteps: [
+    // The consumer stops pulling and acks what it finished before the connection drains.
+    { name: 'consumer', run: async () => consumer?.stop() },
+    { name: 'cleanup', run: async () => cleanup?.stop() },
+    { name: 'nats', run: () => nats.close() },
     { name: 'identity client', run: async () => jwks.close() },
     { name: 'mongo', run: () => mongo.close() },
     { name: 'telemetry', run: () => telemetry.shutdown() },

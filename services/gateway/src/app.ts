@@ -1,14 +1,20 @@
 import { FastifyOtelInstrumentation } from '@fastify/otel';
+import type { RateLimiter } from '@tap/ratelimit';
 import type { Readiness } from '@tap/runtime';
 import type { TokenVerifier } from '@tap/tokens';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { ApiRequestCountReader } from './api-request-counts.js';
 import type { ServiceClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
+import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
+import { entitlementRoutes } from './http/routes/entitlements.js';
 import { healthRoutes } from './http/routes/health.js';
 import { tenantRoutes } from './http/routes/tenant.js';
+import { apiAccessUpgradeContext, limiterRequestCounts } from './quota/api-quota-wiring.js';
+import type { QuotaSource } from './quota/tier-quota-source.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -18,6 +24,10 @@ export interface GatewayDeps {
   readonly verifier: TokenVerifier;
   readonly readiness: Readiness;
   readonly logger: FastifyBaseLogger;
+  /** The rate limiter's read of a tenant's API request counts, for the usage report. */
+  readonly apiRequestCounts?: ApiRequestCountReader;
+  /** API quotas per tier (docs/rate-limiting.md); without them nothing is metered (tests of other parts). */
+  readonly quotas?: { readonly limiter: RateLimiter; readonly source: QuotaSource };
 }
 
 /**
@@ -40,8 +50,17 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(
     async (api) => {
+      if (deps.quotas) {
+        await api.register(apiQuotaPlugin, {
+          limiter: deps.quotas.limiter,
+          quotas: deps.quotas.source,
+          upgradeContext: apiAccessUpgradeContext(deps.clients),
+        });
+      }
       await api.register(tenantRoutes, { clients: deps.clients });
       await api.register(adoptionRoutes, { clients: deps.clients });
+      const apiRequestCounts = deps.apiRequestCounts ?? (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
+      await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts });
     },
     { prefix: API_PREFIX },
   );

@@ -4,3 +4,4 @@ export { createServiceClients } from './clients.js';
 export type { ServiceClients } from './clients.js';
 export { loadConfig } from './config.js';
 export type { GatewayConfig } from './config.js';
+export type { ApiRequestCounts, ApiRequestCountReader } from './api-request-counts.js';

@@ -3,10 +3,12 @@ import { createHealthChecker } from '@tap/grpc-kit';
 import { installGracefulShutdown, Readiness } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
 import { createLogger, startTelemetry } from '@tap/telemetry';
+import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { createTokenVerifier } from '@tap/tokens';
 import { buildApp } from './app.js';
 import { closeGracefully } from './http/close-gracefully.js';
 import { createServiceClients } from './clients.js';
+import { tierQuotaSource } from './quota/tier-quota-source.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfigOrExit('gateway', () => loadConfig(process.env));
@@ -23,7 +25,16 @@ const checkers = Object.entries(config.services).map(([name, address]) => {
   return checker;
 });
 
-const app = await buildApp({ config, clients, verifier, readiness, logger });
+// The limiter's own Redis client: short timeouts and no resend of unanswered commands, so a
+// check is never charged twice and a Redis outage costs milliseconds, not the request.
+const redis = createRateLimitRedis(config.redisUrl);
+// Not a readiness dependency: quotas fail open, so a Redis outage must not take every gateway
+// out of the load balancer.
+redis.on('error', () => undefined);
+const limiter = createRateLimiter({ redis, keyPrefix: 'rl' });
+const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
+
+const app = await buildApp({ config, clients, verifier, readiness, logger, quotas });
 await app.listen({ host: config.host, port: config.port });
 
 installGracefulShutdown({
@@ -40,6 +51,7 @@ installGracefulShutdown({
         for (const checker of checkers) checker.close();
       },
     },
+    { name: 'redis', run: async () => void (await redis.quit()) },
     { name: 'telemetry', run: () => telemetry.shutdown() },
   ],
 });

@@ -7,6 +7,7 @@ import { defineErrors } from '@tap/errors';
  */
 export const entitlementErrors = defineErrors({
   UNKNOWN_TIER: { kind: 'INVALID_ARGUMENT', message: 'Unknown subscription tier.' },
+  INVALID_TENANT_ID: { kind: 'INVALID_ARGUMENT', message: 'The tenant id is not a valid identifier.' },
   UNKNOWN_ACTION: { kind: 'INVALID_ARGUMENT', message: 'Unknown action.' },
   UNKNOWN_CAPABILITY: { kind: 'INVALID_ARGUMENT', message: 'Unknown capability, limit or rate-limit key.' },
   UNKNOWN_FRICTION_TYPE: {

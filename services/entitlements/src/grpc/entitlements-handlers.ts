@@ -2,16 +2,37 @@ import type { EntitlementsServiceHandlers, TierAssignment as WireTierAssignment 
 import { unaryHandler, type HandlerLogger } from '@tap/grpc-kit';
 import { authenticate, requireOperator } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
-import { CAPABILITY_KEYS, entitlementErrors, getTier, isTierCode } from '../domain/index.js';
-import type { TierAssignment, TierAssignmentsRepository } from '../store/tier-assignments-repository.js';
+import {
+  CAPABILITY_KEYS,
+  buildUpgradeContext,
+  buildUsageReport,
+  entitlementErrors,
+  evaluateCan,
+  getTier,
+  isTierCode,
+} from '../domain/index.js';
+import { tierOf, type UsageOperationsDeps } from '../operations/deps.js';
+import { reserve } from '../operations/reserve.js';
+import { consumeReservation, releaseReservation } from '../operations/settle-reservation.js';
+import { snapshotOf } from '../store/usage-document.js';
+import type { TierAssignment } from '../store/tier-assignments-repository.js';
+import {
+  canDecisionToWire,
+  rateUsageFromWire,
+  reservationToWire,
+  upgradeContextToWire,
+  usageReportToWire,
+} from './wire.js';
 
 export interface EntitlementsHandlerDeps {
-  readonly assignments: TierAssignmentsRepository;
+  readonly ops: UsageOperationsDeps;
   readonly verifier: TokenVerifier;
   readonly operatorToken: string;
   readonly logger: HandlerLogger;
-  readonly now: () => Date;
 }
+
+// Tenant ids are identity's UUIDs; the bound keeps a typo from creating a stray document.
+const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 function toWire(assignment: TierAssignment): WireTierAssignment {
   const tier = getTier(assignment.tierCode);
@@ -22,22 +43,81 @@ function toWire(assignment: TierAssignment): WireTierAssignment {
     pathProfile: tier.pathProfile,
     capabilities: CAPABILITY_KEYS.filter((key) => tier.capabilities[key]),
     updatedAt: assignment.updatedAt.toISOString(),
+    apiRequestsPerMinute: tier.rateLimits.API_REQUESTS_MINUTE,
+    apiRequestsPerDay: tier.rateLimits.API_REQUESTS_DAY,
   };
 }
 
-/** entitlements.v1 handlers. */
+/**
+ * entitlements.v1 handlers: authenticate (the tenant always comes from the verified token),
+ * decode, apply the domain over the store, encode. Errors are the domain catalogue's DomainErrors;
+ * unaryHandler maps their kind to a gRPC status with the code in `tap-error-code`.
+ */
 export function entitlementsHandlers(deps: EntitlementsHandlerDeps): EntitlementsServiceHandlers {
-  const { logger } = deps;
+  const { logger, ops } = deps;
+  const tenantOf = async (metadata: Parameters<typeof authenticate>[0]) =>
+    (await authenticate(metadata, deps.verifier)).tenantId;
   return {
     GetTier: unaryHandler('EntitlementsService/GetTier', logger, async (_request, ctx) => {
-      const claims = await authenticate(ctx.metadata, deps.verifier);
-      return toWire(await deps.assignments.findOrCreate(claims.tenantId, deps.now()));
+      return toWire(await ops.tiers.findOrCreate(await tenantOf(ctx.metadata), ops.now()));
     }),
 
     SetTier: unaryHandler('EntitlementsService/SetTier', logger, async (request, ctx) => {
       requireOperator(ctx.metadata, deps.operatorToken);
-      if (!isTierCode(request.tierCode)) throw entitlementErrors.create('UNKNOWN_TIER', { details: { tierCode: request.tierCode } });
-      return toWire(await deps.assignments.setTier(request.tenantId, request.tierCode, deps.now()));
+      if (!TENANT_ID.test(request.tenantId)) throw entitlementErrors.create('INVALID_TENANT_ID');
+      if (!isTierCode(request.tierCode))
+        throw entitlementErrors.create('UNKNOWN_TIER', { details: { tierCode: request.tierCode } });
+      return toWire(await ops.tiers.setTier(request.tenantId, request.tierCode, ops.now()));
+    }),
+
+    GetUsage: unaryHandler('EntitlementsService/GetUsage', logger, async (request, ctx) => {
+      const tenantId = await tenantOf(ctx.metadata);
+      const now = ops.now();
+      const [tier, view] = await Promise.all([tierOf(ops.tiers, tenantId, now), ops.usage.read(tenantId)]);
+      return usageReportToWire(
+        buildUsageReport(tier, snapshotOf(view.doc, now), rateUsageFromWire(request), now),
+      );
+    }),
+
+    Can: unaryHandler('EntitlementsService/Can', logger, async (request, ctx) => {
+      const tenantId = await tenantOf(ctx.metadata);
+      const now = ops.now();
+      const [tier, view] = await Promise.all([tierOf(ops.tiers, tenantId, now), ops.usage.read(tenantId)]);
+      return canDecisionToWire(
+        evaluateCan(tier, snapshotOf(view.doc, now), request.action, request.resourceCount),
+      );
+    }),
+
+    GetUpgradeContext: unaryHandler('EntitlementsService/GetUpgradeContext', logger, async (request, ctx) => {
+      const tier = await tierOf(ops.tiers, await tenantOf(ctx.metadata), ops.now());
+      return upgradeContextToWire(buildUpgradeContext(tier, request.capability, request.frictionType));
+    }),
+
+    Reserve: unaryHandler('EntitlementsService/Reserve', logger, async (request, ctx) => {
+      const outcome = await reserve(ops, await tenantOf(ctx.metadata), {
+        action: request.action,
+        units: request.units,
+        idempotencyKey: request.idempotencyKey,
+        ...(request.ttlMs === undefined ? {} : { ttlMs: request.ttlMs }),
+      });
+      if (!outcome.granted)
+        return { granted: false, replayed: false, denial: canDecisionToWire(outcome.decision) };
+      return {
+        granted: true,
+        replayed: outcome.replayed,
+        reservation: reservationToWire(outcome.reservation),
+      };
+    }),
+
+    Consume: unaryHandler('EntitlementsService/Consume', logger, async (request, ctx) => {
+      const tenantId = await tenantOf(ctx.metadata);
+      const result = await consumeReservation(ops, tenantId, request.idempotencyKey, request.units);
+      return { changed: result.changed, reservation: reservationToWire(result.reservation) };
+    }),
+
+    Release: unaryHandler('EntitlementsService/Release', logger, async (request, ctx) => {
+      const result = await releaseReservation(ops, await tenantOf(ctx.metadata), request.idempotencyKey);
+      return { changed: result.changed, reservation: reservationToWire(result.reservation) };
     }),
   };
 }

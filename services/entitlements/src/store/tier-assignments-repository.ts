@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { TierCode } from '../domain/index.js';
+import { isDuplicateKey } from './mongo-errors.js';
 
 /** The default tier of a tenant entitlements has not heard of yet. */
 export const DEFAULT_TIER: TierCode = 'SUPPLIER_FREE';
@@ -16,12 +17,14 @@ export interface TierAssignment {
   readonly updatedAt: Date;
 }
 
+/** Each tenant's tier (`tier_assignments`, `_id` = tenant id). Nothing caches it: a change is seen at once. */
 export interface TierAssignmentsRepository {
   /** The tenant's tier; a first read records the default tier. */
   findOrCreate(tenantId: string, now: Date): Promise<TierAssignment>;
   setTier(tenantId: string, tierCode: TierCode, now: Date): Promise<TierAssignment>;
 }
 
+/** The tier assignments over `db`. */
 export function tierAssignmentsRepository(db: Db): TierAssignmentsRepository {
   const assignments: Collection<TierAssignmentDocument> = db.collection('tier_assignments');
   const toAssignment = (doc: TierAssignmentDocument): TierAssignment => ({
@@ -30,21 +33,29 @@ export function tierAssignmentsRepository(db: Db): TierAssignmentsRepository {
     updatedAt: doc.updatedAt,
   });
   return {
+    // Read first and insert only when missing: an upsert on the read path would, on FerretDB
+    // (read-modify-write updates), be able to write an old tier back over a concurrent setTier.
     async findOrCreate(tenantId, now) {
-      const doc = await assignments.findOneAndUpdate(
-        { _id: tenantId },
-        { $setOnInsert: { tierCode: DEFAULT_TIER, updatedAt: now } },
-        { upsert: true, returnDocument: 'after' },
-      );
-      return toAssignment(doc ?? { _id: tenantId, tierCode: DEFAULT_TIER, updatedAt: now });
+      const existing = await assignments.findOne({ _id: tenantId });
+      if (existing) return toAssignment(existing);
+      const created: TierAssignmentDocument = { _id: tenantId, tierCode: DEFAULT_TIER, updatedAt: now };
+      try {
+        await assignments.insertOne(created);
+        return toAssignment(created);
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        const winner = await assignments.findOne({ _id: tenantId });
+        return toAssignment(winner ?? created);
+      }
     },
     async setTier(tenantId, tierCode, now) {
-      const doc = await assignments.findOneAndUpdate(
-        { _id: tenantId },
-        { $set: { tierCode, updatedAt: now } },
-        { upsert: true, returnDocument: 'after' },
-      );
-      return toAssignment(doc ?? { _id: tenantId, tierCode, updatedAt: now });
+      const doc: TierAssignmentDocument = { _id: tenantId, tierCode, updatedAt: now };
+      await assignments.replaceOne({ _id: tenantId }, doc, { upsert: true }).catch(async (error: unknown) => {
+        // Two first writes of one tenant at once: the loser writes again over the winner's insert.
+        if (!isDuplicateKey(error)) throw error;
+        await assignments.replaceOne({ _id: tenantId }, doc);
+      });
+      return toAssignment(doc);
     },
   };
 }

@@ -8,6 +8,8 @@ import { generalError, insufficientScope, invalidToken, type HttpError } from '.
  */
 const STATUS_BY_REASON: Readonly<Record<string, number>> = {
   MILESTONE_DEPENDENCIES_UNMET: 403,
+  // Like unmet dependencies: a step this tenant's path does not allow, not a state conflict.
+  MILESTONE_NOT_APPLICABLE: 403,
 };
 
 const STATUS_BY_GRPC: Partial<Record<GrpcStatus, number>> = {

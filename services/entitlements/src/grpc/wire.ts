@@ -1,0 +1,73 @@
+import type {
+  CanDecision as WireCanDecision,
+  Reservation as WireReservation,
+  UpgradeContext as WireUpgradeContext,
+  UsageReport as WireUsageReport,
+} from '@tap/contracts';
+import {
+  LIMIT_KEYS,
+  RATE_LIMIT_KEYS,
+  readCount,
+  type CanDecision,
+  type RateUsageSnapshot,
+  type Reservation,
+  type UpgradeContext,
+  type UsageReport,
+} from '../domain/index.js';
+
+/** The usage report as lists in catalogue order (a proto map would lose the order). */
+export function usageReportToWire(report: UsageReport): WireUsageReport {
+  return {
+    tier: { ...report.tier },
+    limits: LIMIT_KEYS.map((key) => {
+      const { current, limit, unlimited } = report.limits[key];
+      return { key, current, unlimited, ...(limit === null ? {} : { limit }) };
+    }),
+    rateLimits: RATE_LIMIT_KEYS.flatMap((key) => {
+      const window = report.rateLimits[key];
+      return window ? [{ key, ...window }] : [];
+    }),
+    warnings: report.warnings.map((warning) => ({ ...warning })),
+  };
+}
+
+/**
+ * The API request counts a caller passed to GetUsage; absent fields stay absent (read as 0).
+ * Checked here, whatever the tier: a tier without API windows would otherwise never read them.
+ */
+export function rateUsageFromWire(request: {
+  apiRequestsDay?: number;
+  apiRequestsMinute?: number;
+}): RateUsageSnapshot {
+  const rateUsage: RateUsageSnapshot = {
+    ...(request.apiRequestsDay === undefined ? {} : { API_REQUESTS_DAY: request.apiRequestsDay }),
+    ...(request.apiRequestsMinute === undefined ? {} : { API_REQUESTS_MINUTE: request.apiRequestsMinute }),
+  };
+  for (const key of RATE_LIMIT_KEYS) readCount(rateUsage, key);
+  return rateUsage;
+}
+
+/** `can`'s decision; `reason` and `details` are absent exactly where the spec has null / no key. */
+export function canDecisionToWire(decision: CanDecision): WireCanDecision {
+  if (decision.allowed) return { allowed: true };
+  if (decision.reason === 'LIMIT_EXCEEDED')
+    return { allowed: false, reason: decision.reason, details: { ...decision.details } };
+  return { allowed: false, reason: decision.reason };
+}
+
+/** The upgrade context; `targetTier` is left unset when no upgrade is available. */
+export function upgradeContextToWire(context: UpgradeContext): WireUpgradeContext {
+  const { currentTier, featureHighlights, ...rest } = context;
+  return {
+    ...rest,
+    currentTier: { ...currentTier },
+    featureHighlights: [...featureHighlights],
+    ...(context.upgradeAvailable ? { targetTier: { ...context.targetTier } } : {}),
+  };
+}
+
+/** A reservation; null period and settledAt are left unset. */
+export function reservationToWire(reservation: Reservation): WireReservation {
+  const { period, settledAt, ...rest } = reservation;
+  return { ...rest, ...(period === null ? {} : { period }), ...(settledAt === null ? {} : { settledAt }) };
+}

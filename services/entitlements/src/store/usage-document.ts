@@ -1,0 +1,63 @@
+import {
+  LIMIT_KEYS,
+  isMonthlyLimit,
+  monthlyPeriod,
+  type LimitKey,
+  type Reservation,
+  type UsageSnapshot,
+} from '../domain/index.js';
+
+/** The two fields of one counter; a missing field reads as 0. */
+export interface CounterFields {
+  used?: number;
+  held?: number;
+}
+
+/**
+ * One document per tenant (`_id` = tenant id) in the `usage` collection. Everything a reserve,
+ * a consume or a counted event changes sits in it, so each is one single-document write:
+ *
+ * - `counters.<LIMIT_KEY>`: the gauges (`{ used, held }`);
+ * - `months.<YYYY-MM>.<LIMIT_KEY>`: monthly counters (BULK_UPLOAD_ROWS_MONTH), one per UTC
+ *   month, so a new month starts at 0 without a reset job;
+ * - `reservations.<idempotencyKey>`: reservations, HELD and finished (kept for replay);
+ * - `appliedEvents.<eventId>`: ISO time each counted event was applied (at most once per event).
+ */
+export interface UsageDocument {
+  _id: string;
+  counters?: Partial<Record<LimitKey, CounterFields>>;
+  months?: Record<string, Partial<Record<LimitKey, CounterFields>>>;
+  reservations?: Record<string, Reservation>;
+  appliedEvents?: Record<string, string>;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+
+/** The dotted path of a counter: gauges under `counters`, monthly ones under their month. */
+export function counterPath(counter: LimitKey, period: string | null | undefined): string {
+  return period ? `months.${period}.${counter}` : `counters.${counter}`;
+}
+
+/** A counter's fields as stored (absent = 0). */
+export function readCounter(
+  doc: UsageDocument | null,
+  counter: LimitKey,
+  period: string | null | undefined,
+): Required<CounterFields> {
+  const fields = period ? doc?.months?.[period]?.[counter] : doc?.counters?.[counter];
+  return { used: fields?.used ?? 0, held: fields?.held ?? 0 };
+}
+
+/**
+ * The tenant's counts at `now`: gauges as they stand, monthly counters of the current UTC month.
+ * `used` includes held units, which is what `can`, the report and reserve compare.
+ */
+export function snapshotOf(doc: UsageDocument | null, now: Date): UsageSnapshot {
+  const period = monthlyPeriod(now);
+  const snapshot: Partial<Record<LimitKey, number>> = {};
+  for (const key of LIMIT_KEYS) {
+    const fields = isMonthlyLimit(key) ? doc?.months?.[period]?.[key] : doc?.counters?.[key];
+    if (fields?.used !== undefined) snapshot[key] = fields.used;
+  }
+  return snapshot;
+}

@@ -1,0 +1,169 @@
+import type { Collection, Db, Document, Filter } from 'mongodb';
+import type { Reservation, ReservationPlan, ReservationTransition, CounterDelta } from '../domain/index.js';
+import { planIncrements } from './counter-increments.js';
+import { isDuplicateKey } from './mongo-errors.js';
+import { counterPath, type UsageDocument } from './usage-document.js';
+
+/** A tenant's usage document as one operation needs it. */
+export interface UsageView {
+  /** Counters and months, plus the focused reservation and applied mark; null before the first write. */
+  readonly doc: UsageDocument | null;
+  readonly reservation: Reservation | undefined;
+  readonly eventApplied: boolean;
+}
+
+/** What a counted event writes: its deltas, and the reservation it settled, if any. */
+export interface EventWrite {
+  readonly eventId: string;
+  readonly deltas: readonly CounterDelta[];
+  readonly reservation?: Reservation;
+}
+
+/** What a clean-up pass removes from one tenant's document. */
+export interface PruneSet {
+  readonly reservationKeys: readonly string[];
+  readonly eventIds: readonly string[];
+  readonly periods: readonly string[];
+}
+
+/**
+ * The usage counters, reservations and applied-event marks of each tenant (see UsageDocument).
+ * Every write is one conditional single-document update; `false` means the condition no longer
+ * held (the caller reads again and re-plans). Callers serialise a tenant's writes with
+ * TenantWriteLock (FerretDB v1 does not apply concurrent updates atomically).
+ */
+export interface UsageRepository {
+  read(tenantId: string, focus?: { reservationKey?: string; eventId?: string }): Promise<UsageView>;
+  /** Reserve's one update: hold the units if the key is new and the guard holds. */
+  reserve(tenantId: string, plan: Extract<ReservationPlan, { kind: 'ATTEMPT' }>, now: Date): Promise<boolean>;
+  /** Writes a consume, release or expiry, applied only while the reservation is still HELD. */
+  settleReservation(
+    tenantId: string,
+    view: UsageView,
+    transition: ReservationTransition,
+    now: Date,
+  ): Promise<boolean>;
+  /** Applies a counted event unless its id is already marked applied. */
+  applyEvent(tenantId: string, view: UsageView, write: EventWrite, now: Date): Promise<boolean>;
+  /** The whole document, for the clean-up job. */
+  readForCleanup(tenantId: string): Promise<UsageDocument | null>;
+  prune(tenantId: string, prune: PruneSet, now: Date): Promise<void>;
+  /** Tenant ids in order, after `after`, at most `limit` (the clean-up job pages with it). */
+  listTenantIds(after: string | null, limit: number): Promise<string[]>;
+}
+
+// Keys become field names: never a dot or a dollar (the domain validates; this is the backstop).
+const FIELD_KEY = /^[A-Za-z0-9][A-Za-z0-9_:-]{0,127}$/;
+
+function fieldKey(value: string): string {
+  if (!FIELD_KEY.test(value)) throw new TypeError('unsafe key for a field name');
+  return value;
+}
+
+/** The usage store over `db` (collection `usage`). */
+export function usageRepository(db: Db): UsageRepository {
+  const usage: Collection<UsageDocument> = db.collection('usage');
+
+  const ensureDocument = async (tenantId: string, now: Date): Promise<boolean> => {
+    try {
+      const empty = { counters: {}, months: {}, reservations: {}, appliedEvents: {} };
+      await usage.insertOne({ _id: tenantId, ...empty, createdAt: now, updatedAt: now });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  };
+
+  // Updates never upsert: a conditional upsert that does not match collides on _id instead.
+  const update = async (
+    tenantId: string,
+    filter: Document,
+    change: Document,
+    now: Date,
+  ): Promise<boolean> => {
+    const run = () => usage.updateOne({ _id: tenantId, ...filter }, change);
+    const first = await run();
+    if (first.matchedCount === 1) return true;
+    return (await ensureDocument(tenantId, now)) && (await run()).matchedCount === 1;
+  };
+
+  return {
+    async read(tenantId, focus = {}) {
+      const projection: Document = { counters: 1, months: 1 };
+      if (focus.reservationKey) projection[`reservations.${fieldKey(focus.reservationKey)}`] = 1;
+      if (focus.eventId) projection[`appliedEvents.${fieldKey(focus.eventId)}`] = 1;
+      const doc = await usage.findOne({ _id: tenantId }, { projection });
+      return {
+        doc,
+        reservation: focus.reservationKey ? doc?.reservations?.[focus.reservationKey] : undefined,
+        eventApplied: focus.eventId !== undefined && doc?.appliedEvents?.[focus.eventId] !== undefined,
+      };
+    },
+
+    async reserve(tenantId, plan, now) {
+      const key = fieldKey(plan.reservation.idempotencyKey);
+      const used = `${counterPath(plan.guard.counter, plan.guard.period)}.used`;
+      const filter: Document = { [`reservations.${key}`]: { $exists: false } };
+      // A counter never written has no `used`, and `$lte` does not match a missing field.
+      if (plan.guard.maxUsedBefore !== null) {
+        filter['$or'] = [{ [used]: { $exists: false } }, { [used]: { $lte: plan.guard.maxUsedBefore } }];
+      }
+      const { inc } = planIncrements(null, [plan.delta]);
+      return update(
+        tenantId,
+        filter,
+        { $set: { [`reservations.${key}`]: plan.reservation, updatedAt: now }, $inc: inc },
+        now,
+      );
+    },
+
+    async settleReservation(tenantId, view, transition, now) {
+      const key = fieldKey(transition.reservation.idempotencyKey);
+      const { inc, guards } = planIncrements(view.doc, transition.deltas);
+      const change: Document = { $set: { [`reservations.${key}`]: transition.reservation, updatedAt: now } };
+      if (Object.keys(inc).length > 0) change['$inc'] = inc;
+      const result = await usage.updateOne(
+        { _id: tenantId, [`reservations.${key}.state`]: 'HELD', ...guards },
+        change,
+      );
+      return result.matchedCount === 1;
+    },
+
+    async applyEvent(tenantId, view, write, now) {
+      const eventId = fieldKey(write.eventId);
+      const { inc, guards } = planIncrements(view.doc, write.deltas);
+      const filter: Document = { [`appliedEvents.${eventId}`]: { $exists: false }, ...guards };
+      const set: Document = { [`appliedEvents.${eventId}`]: now.toISOString(), updatedAt: now };
+      if (write.reservation) {
+        const key = fieldKey(write.reservation.idempotencyKey);
+        filter[`reservations.${key}.state`] = 'HELD';
+        set[`reservations.${key}`] = write.reservation;
+      }
+      const change: Document = { $set: set };
+      if (Object.keys(inc).length > 0) change['$inc'] = inc;
+      return update(tenantId, filter, change, now);
+    },
+
+    readForCleanup: (tenantId) => usage.findOne({ _id: tenantId }),
+
+    async prune(tenantId, prune, now) {
+      const unset: Record<string, ''> = {};
+      for (const key of prune.reservationKeys) unset[`reservations.${fieldKey(key)}`] = '';
+      for (const id of prune.eventIds) unset[`appliedEvents.${fieldKey(id)}`] = '';
+      for (const period of prune.periods) unset[`months.${fieldKey(period)}`] = '';
+      if (Object.keys(unset).length === 0) return;
+      await usage.updateOne({ _id: tenantId }, { $unset: unset, $set: { updatedAt: now } });
+    },
+
+    async listTenantIds(after, limit) {
+      const filter: Filter<UsageDocument> = after === null ? {} : { _id: { $gt: after } };
+      const docs = await usage
+        .find(filter, { projection: { _id: 1 } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map((doc) => doc._id);
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { infraUrls, testNamespace } from '@tap/testkit';
+import { MongoClient, type Db } from 'mongodb';
+import { planReservation, getTier, type Reservation } from '../src/domain/index.js';
+import { tierAssignmentsRepository } from '../src/store/tier-assignments-repository.js';
+import { tracedProductsRepository } from '../src/store/traced-products-repository.js';
+import { usageRepository } from '../src/store/usage-repository.js';
+
+let mongo: MongoClient;
+let db: Db;
+beforeAll(async () => {
+  mongo = new MongoClient(infraUrls().mongoUrl);
+  db = mongo.db(testNamespace('entitlements store'));
+});
+afterAll(async () => {
+  await db.dropDatabase();
+  await mongo.close();
+});
+
+const NOW = new Date('2026-11-10T12:00:00.000Z');
+
+function attempt(units: number, idempotencyKey: string) {
+  const plan = planReservation(
+    getTier('SUPPLIER_FREE'),
+    { action: 'BULK_UPLOAD', units, idempotencyKey },
+    NOW,
+  );
+  if (plan.kind !== 'ATTEMPT') throw new Error('expected an attempt');
+  return plan;
+}
+
+describe('the usage repository on the real Mongo-wire server', () => {
+  it('reserves on a tenant never seen (no document, no field) and refuses once the guard fails', async () => {
+    const usage = usageRepository(db);
+    const tenantId = randomUUID();
+    expect(await usage.reserve(tenantId, attempt(600, 'a'), NOW)).toBe(true);
+    expect(await usage.reserve(tenantId, attempt(400, 'b'), NOW)).toBe(true);
+    expect(await usage.reserve(tenantId, attempt(1, 'c'), NOW)).toBe(false);
+    expect(await usage.reserve(tenantId, attempt(600, 'a'), NOW)).toBe(false);
+    const view = await usage.read(tenantId, { reservationKey: 'a' });
+    expect(view.doc?.months?.['2026-11']?.BULK_UPLOAD_ROWS_MONTH).toEqual({ used: 1000, held: 1000 });
+    expect(view.reservation).toMatchObject({ idempotencyKey: 'a', state: 'HELD', units: 600 });
+  });
+
+  it('applies an event once: the second write with the same id matches nothing', async () => {
+    const usage = usageRepository(db);
+    const tenantId = randomUUID();
+    const eventId = randomUUID();
+    const write = { eventId, deltas: [{ counter: 'MAX_USERS' as const, delta: 1 }] };
+    expect(await usage.applyEvent(tenantId, await usage.read(tenantId, { eventId }), write, NOW)).toBe(true);
+    const again = await usage.read(tenantId, { eventId });
+    expect(again.eventApplied).toBe(true);
+    expect(await usage.applyEvent(tenantId, again, write, NOW)).toBe(false);
+    expect((await usage.read(tenantId)).doc?.counters?.MAX_USERS?.used).toBe(1);
+  });
+
+  it('writes a settlement only while the reservation is still HELD', async () => {
+    const usage = usageRepository(db);
+    const tenantId = randomUUID();
+    await usage.reserve(tenantId, attempt(10, 'k'), NOW);
+    const view = await usage.read(tenantId, { reservationKey: 'k' });
+    const released: Reservation = { ...view.reservation!, state: 'RELEASED', settledAt: NOW.toISOString() };
+    const transition = {
+      changed: true,
+      reservation: released,
+      deltas: [{ counter: 'BULK_UPLOAD_ROWS_MONTH' as const, period: '2026-11', delta: -10, heldDelta: -10 }],
+    };
+    expect(await usage.settleReservation(tenantId, view, transition, NOW)).toBe(true);
+    expect(await usage.settleReservation(tenantId, view, transition, NOW)).toBe(false);
+    expect((await usage.read(tenantId)).doc?.months?.['2026-11']?.BULK_UPLOAD_ROWS_MONTH).toEqual({
+      used: 0,
+      held: 0,
+    });
+  });
+
+  it('prunes reservations, applied ids and months, and lists tenants in order', async () => {
+    const usage = usageRepository(db);
+    const tenantId = randomUUID();
+    const eventId = randomUUID();
+    await usage.reserve(tenantId, attempt(5, 'old'), NOW);
+    await usage.applyEvent(
+      tenantId,
+      await usage.read(tenantId),
+      { eventId, deltas: [{ counter: 'MAX_USERS', delta: 1 }] },
+      NOW,
+    );
+    await usage.prune(tenantId, { reservationKeys: ['old'], eventIds: [eventId], periods: ['2026-11'] }, NOW);
+    const doc = await usage.readForCleanup(tenantId);
+    expect([doc?.reservations, doc?.appliedEvents, doc?.months]).toEqual([{}, {}, {}]);
+    const ids = await usage.listTenantIds(null, 1_000);
+    expect(ids).toEqual([...ids].sort());
+    expect(await usage.listTenantIds(ids[0] ?? null, 1)).toEqual(ids.slice(1, 2));
+  });
+});
+
+describe('the traced-product markers', () => {
+  it('lets only the first trace event count a product, and only one archive event free it', async () => {
+    const traced = tracedProductsRepository(db);
+    const tenantId = randomUUID();
+    const [first, second, archive, other] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    expect(await traced.claimAdd(tenantId, 'p1', first, NOW)).toBe(true);
+    expect(await traced.claimAdd(tenantId, 'p1', first, NOW)).toBe(true);
+    expect(await traced.claimAdd(tenantId, 'p1', second, NOW)).toBe(false);
+    expect(await traced.claimRemove(tenantId, 'p1', archive)).toBe(true);
+    expect(await traced.claimRemove(tenantId, 'p1', other)).toBe(false);
+    expect(await traced.claimRemove(tenantId, 'p1', archive)).toBe(true);
+    await traced.finishRemove(tenantId, 'p1', archive);
+    expect(await traced.claimRemove(tenantId, 'p1', archive)).toBe(false);
+    expect(await traced.claimAdd(tenantId, 'p1', second, NOW)).toBe(true);
+  });
+});
+
+describe('the tier assignments', () => {
+  it('creates the default tier once under concurrent first reads, and a set tier wins', async () => {
+    const tiers = tierAssignmentsRepository(db);
+    const tenantId = randomUUID();
+    const reads = await Promise.all(Array.from({ length: 8 }, () => tiers.findOrCreate(tenantId, NOW)));
+    expect(new Set(reads.map((r) => r.tierCode))).toEqual(new Set(['SUPPLIER_FREE']));
+    await Promise.all([
+      tiers.setTier(tenantId, 'CORE', NOW),
+      tiers.findOrCreate(tenantId, NOW),
+      tiers.findOrCreate(tenantId, NOW),
+    ]);
+    expect((await tiers.findOrCreate(tenantId, NOW)).tierCode).toBe('CORE');
+  });
+
+  it('sets the tier of a tenant never seen, even when two first writes race', async () => {
+    const tiers = tierAssignmentsRepository(db);
+    const tenantId = randomUUID();
+    await Promise.all([
+      tiers.setTier(tenantId, 'ENTERPRISE', NOW),
+      tiers.setTier(tenantId, 'ENTERPRISE', NOW),
+    ]);
+    expect((await tiers.findOrCreate(tenantId, NOW)).tierCode).toBe('ENTERPRISE');
+  });
+});

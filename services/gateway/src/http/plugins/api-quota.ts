@@ -1,0 +1,54 @@
+import type { LimitRule, RateLimiter } from '@tap/ratelimit';
+import { rateLimitHeaders } from '@tap/ratelimit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { QuotaSource } from '../../quota/tier-quota-source.js';
+import { generalError } from '../errors/http-error.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The tier's two windows, checked and charged together in one Redis round trip. Tenant quotas
+ * fail open: when Redis cannot answer, integrators keep working (abuse protection is the
+ * auth-endpoint limits' job, and those fail closed).
+ */
+export function apiQuotaRules(quota: { perMinute: number; perDay: number }): LimitRule[] {
+  return [
+    { name: 'api-per-minute', limit: quota.perMinute, windowMs: MINUTE_MS, onRedisDown: 'open' },
+    { name: 'api-per-day', limit: quota.perDay, windowMs: DAY_MS, onRedisDown: 'open' },
+  ];
+}
+
+/**
+ * API request quotas per tier. What counts as an "API request" (docs/rate-limiting.md): every
+ * request under /api/v1 authenticated with an OAuth client-credentials token, i.e. integrator
+ * traffic, counted per tenant. First-party user sessions are not metered here. A tier without
+ * API access answers 403 API_ACCESS_NOT_IN_TIER with the upgrade context, not a bare 403.
+ */
+export const apiQuotaPlugin = fp(
+  async (
+    app: FastifyInstance,
+    options: { limiter: RateLimiter; quotas: QuotaSource; upgradeContext: (authorization: string) => Promise<unknown> },
+  ) => {
+    app.addHook('preHandler', async (request, reply) => {
+      const auth = request.auth;
+      if (!auth || auth.claims.kind !== 'client') return undefined;
+      const quota = await options.quotas.quota(auth.claims.tenantId, auth.authorization);
+      if (quota.perDay <= 0 || quota.perMinute <= 0) {
+        const upgradeContext = await options.upgradeContext(auth.authorization);
+        const refused = generalError(403, 'API_ACCESS_NOT_IN_TIER', 'Your plan does not include API access', { upgradeContext });
+        return reply.status(refused.status).send(refused.body);
+      }
+      const decision = await options.limiter.consume(`tenant:${auth.claims.tenantId}`, apiQuotaRules(quota));
+      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
+      if (decision.allowed) return undefined;
+      return reply.status(429).send({
+        error: 'RATE_LIMIT_EXCEEDED',
+        message: `Too many API requests for your plan (${decision.policy}); retry in ${decision.retryAfter} s`,
+        retryAfter: decision.retryAfter,
+      });
+    });
+  },
+  { name: 'api-quota' },
+);

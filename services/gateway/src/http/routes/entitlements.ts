@@ -1,0 +1,90 @@
+import { unaryCall } from '@tap/grpc-kit';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ApiRequestCountReader, ApiRequestCounts } from '../../api-request-counts.js';
+import type { ServiceClients } from '../../clients.js';
+import { ok } from '../envelope.js';
+import { canDecisionJson, upgradeContextJson, usageReportJson } from './entitlements-json.js';
+import {
+  canBody,
+  canResponse,
+  upgradeContextQuery,
+  upgradeContextResponse,
+  usageResponse,
+} from './entitlements-schemas.js';
+
+export interface EntitlementRoutesOptions {
+  readonly clients: ServiceClients;
+  /** The limiter's read of the tenant's API request counts; absent until the limiter is wired. */
+  readonly apiRequestCounts?: ApiRequestCountReader | undefined;
+}
+
+/**
+ * The entitlement endpoints (spec: "Entitlement endpoints"): usage report, `can` and upgrade
+ * context. The tenant is the verified token's; entitlements answers and the error edge maps
+ * its codes (UNKNOWN_ACTION, UNKNOWN_CAPABILITY, INVALID_RESOURCE_COUNT → 400).
+ */
+export async function entitlementRoutes(
+  app: FastifyInstance,
+  options: EntitlementRoutesOptions,
+): Promise<void> {
+  const { entitlements } = options.clients;
+  app.addHook('onRequest', app.authenticate);
+  // JSON only: without this, Fastify's text/plain parser would hand the schema a string.
+  app.removeContentTypeParser('text/plain');
+
+  app.get('/entitlements/usage', { schema: { response: usageResponse } }, async (request) => {
+    const { claims, authorization } = request.auth!;
+    const counts = await readCounts(options.apiRequestCounts, claims.tenantId, authorization, request.log);
+    const wire = counts ? { apiRequestsDay: counts.day, apiRequestsMinute: counts.minute } : {};
+    const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
+    return ok(usageReportJson(report));
+  });
+
+  // A refusal is an answer: 200 with `success: true` and `allowed: false` (spec).
+  app.post<{ Body: { action: string; resourceCount: number } }>(
+    '/entitlements/can',
+    { schema: { body: canBody, response: canResponse } },
+    async (request) => {
+      const { action, resourceCount } = request.body;
+      const decision = await unaryCall(
+        entitlements,
+        'Can',
+        { action, resourceCount },
+        { authorization: request.auth!.authorization },
+      );
+      return ok(canDecisionJson(decision));
+    },
+  );
+
+  app.get<{ Querystring: { capability: string } }>(
+    '/entitlements/upgrade-context',
+    { schema: { querystring: upgradeContextQuery, response: upgradeContextResponse } },
+    async (request) => {
+      const { capability } = request.query;
+      const context = await unaryCall(
+        entitlements,
+        'GetUpgradeContext',
+        { capability },
+        { authorization: request.auth!.authorization },
+      );
+      return ok(upgradeContextJson(context));
+    },
+  );
+}
+
+// The report is still worth answering without the counts (they read as 0), so a limiter
+// failure is logged, not passed on as an error.
+async function readCounts(
+  reader: ApiRequestCountReader | undefined,
+  tenantId: string,
+  authorization: string,
+  log: FastifyBaseLogger,
+): Promise<ApiRequestCounts | undefined> {
+  if (!reader) return undefined;
+  try {
+    return await reader(tenantId, authorization);
+  } catch (error) {
+    log.warn({ err: error }, 'API request counts unavailable; reporting without them');
+    return undefined;
+  }
+}
