@@ -10,4 +10,16 @@ bash scripts/ensure-deps.sh
 source scripts/dev-env.sh
 export LOG_LEVEL=silent
 npx turbo run lint typecheck --output-logs=errors-only
-node packages/testkit/dist/bin/tap-infra.js run -- npx turbo run test --concurrency=2 --output-logs=full
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+node packages/testkit/dist/bin/tap-infra.js run -- npx turbo run test --concurrency=2 --output-logs=full 2>&1 | tee "$log" || status=$?
+# One closing line for the whole run, summed over every workspace's jest summary.
+awk '/Tests: +[0-9]/ {
+  for (i = 1; i <= NF; i++) {
+    if ($i ~ /^passed,?$/) passed += $(i-1)
+    if ($i ~ /^failed,?$/) failed += $(i-1)
+    if ($i ~ /^skipped,?$/) skipped += $(i-1)
+  }
+} END { printf "tests: %d passed, %d failed%s\n", passed, failed, (skipped ? sprintf(", %d skipped", skipped) : "") }' "$log"
+exit "$status"
