@@ -1,4 +1,4 @@
-import { httpUrl, listenPort, num, parseEnv, redisUrl, str } from '@tap/config';
+import { durationMs, httpUrl, listenPort, num, parseEnv, redisUrl, str } from '@tap/config';
 
 export const DEFAULT_PORT = 3000;
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
@@ -13,6 +13,8 @@ export interface GatewayConfig {
   readonly services: { readonly identity: string; readonly adoption: string; readonly entitlements: string };
   readonly tokens: { readonly issuer: string; readonly audience: string };
   readonly redisUrl: string;
+  /** How long a rate-limit check waits for Redis before the limit's Redis-down policy decides. */
+  readonly rateLimitTimeoutMs: number;
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
 }
@@ -30,6 +32,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+    GATEWAY_RATE_LIMIT_TIMEOUT_MS: durationMs({ default: 100 }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
   });
@@ -45,6 +48,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     }),
     tokens: Object.freeze({ issuer: e.TOKEN_ISSUER, audience: e.TOKEN_AUDIENCE }),
     redisUrl: e.REDIS_URL,
+    rateLimitTimeoutMs: e.GATEWAY_RATE_LIMIT_TIMEOUT_MS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
   });

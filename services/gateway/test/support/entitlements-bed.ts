@@ -89,7 +89,9 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
     entitlements: address,
   });
   let reader: ApiRequestCountReader | undefined;
-  const redis = options.quotas ? createRateLimitRedis(infraUrls().redisUrl) : undefined;
+  const redis = options.quotas
+    ? createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 })
+    : undefined;
   const gateway = await buildApp({
     config: { bodyLimitBytes: BODY_LIMIT_BYTES, trustProxyHops: 0 },
     clients,
@@ -97,7 +99,22 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
     readiness: new Readiness(),
     logger,
     ...(options.quotas
-      ? { quotas: { limiter: createRateLimiter({ redis: redis!, keyPrefix: options.limiterKeyPrefix ?? namespace }), source: tierQuotaSource(clients.entitlements, options.tierCacheMs === undefined ? {} : { ttlMs: options.tierCacheMs }) } }
+      ? {
+          quotas: {
+            // A generous Redis timeout: on a loaded CI machine the production 100 ms can pass, and the
+            limiter:
+              // fail-open fallback would then (correctly, by policy) admit more than these tests count.
+              createRateLimiter({
+                redis: redis!,
+                keyPrefix: options.limiterKeyPrefix ?? namespace,
+                timeoutMs: 2_000,
+              }),
+            source: tierQuotaSource(
+              clients.entitlements,
+              options.tierCacheMs === undefined ? {} : { ttlMs: options.tierCacheMs },
+            ),
+          },
+        }
       : {
           apiRequestCounts: (tenantId: string, authorization: string) =>
             reader ? reader(tenantId, authorization) : Promise.resolve(undefined),
@@ -125,7 +142,14 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
       };
     },
     async clientBearer(tenantId) {
-      const input = { subject: randomUUID(), kind: 'client' as const, tenantId, role: '', scopes: [], sessionId: randomUUID() };
+      const input = {
+        subject: randomUUID(),
+        kind: 'client' as const,
+        tenantId,
+        role: '',
+        scopes: [],
+        sessionId: randomUUID(),
+      };
       return `Bearer ${(await signer.sign(input)).token}`;
     },
     async bearer(tenantId) {
