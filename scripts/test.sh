@@ -10,6 +10,8 @@ bash scripts/ensure-deps.sh
 source scripts/dev-env.sh
 export LOG_LEVEL=silent
 npx turbo run lint typecheck --output-logs=errors-only
+# Kubernetes manifests: kustomize build of each overlay, offline schema validation, our policy.
+bash scripts/validate-k8s.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
