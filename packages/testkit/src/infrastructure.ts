@@ -15,6 +15,8 @@ export interface Infrastructure {
 /** A server this kit started, with the URL to reach it and the way to stop it. */
 export interface StartedServer {
   readonly url: string;
+  /** The process id of a local server (for tests that pause it); undefined for containers. */
+  readonly pid?: number | undefined;
   stop(): Promise<void>;
 }
 

@@ -49,6 +49,7 @@ describe('a database that is not there yet', () => {
     const mongoPort = await freeLoopbackPort();
     const httpPort = await freeLoopbackPort();
     const service = start('entitlements', {
+      NATS_URL: infraUrls().natsUrl,
       MONGO_URL: `mongodb://127.0.0.1:${mongoPort}/`,
       ENTITLEMENTS_MONGO_DB: testNamespace('late_db'),
       ENTITLEMENTS_GRPC_PORT: String(await freeLoopbackPort()),
@@ -67,7 +68,12 @@ describe('a database that is not there yet', () => {
       await database.stop();
       rmSync(dataDir, { recursive: true, force: true });
     });
-    await waitFor(async () => ((await probe(`http://127.0.0.1:${httpPort}/readyz`)) === 200 ? true : undefined), 20_000, 200);
+    try {
+      await waitFor(async () => ((await probe(`http://127.0.0.1:${httpPort}/readyz`)) === 200 ? true : undefined), 30_000, 200);
+    } catch (error) {
+      const body = await fetch(`http://127.0.0.1:${httpPort}/readyz`).then((r) => r.text(), (e: Error) => e.message);
+      throw new Error(`${(error as Error).message}; /readyz says ${body}; logs: ${service.stdout().slice(-2_000)}`);
+    }
 
     service.child.kill('SIGTERM');
     expect((await service.exited()).code).toBe(0);
@@ -88,7 +94,23 @@ describe('SIGTERM while requests are in flight', () => {
     const common = { MONGO_URL: urls.mongoUrl, NATS_URL: urls.natsUrl, REDIS_URL: urls.redisUrl, ...addresses };
     const identity = start('identity', { ...common, IDENTITY_MONGO_DB: `${ns}_i`, IDENTITY_GRPC_PORT: ports.identity, IDENTITY_HTTP_PORT: await port() });
     const entitlementsHttp = await port();
-    const entitlements = start('entitlements', { ...common, ENTITLEMENTS_MONGO_DB: `${ns}_e`, ENTITLEMENTS_GRPC_PORT: ports.entitlements, ENTITLEMENTS_HTTP_PORT: entitlementsHttp });
+    // Entitlements gets a database of its own, so the test can pause it without touching others.
+    const privateDir = mkdtempSync(join(tmpdir(), 'sigterm-db-'));
+    const privateDb = await startLocalServer('mongo', { ports: 'free', dataDir: privateDir, env: process.env });
+    cleanups.push(async () => {
+      await privateDb.stop();
+      rmSync(privateDir, { recursive: true, force: true });
+    });
+    const entitlements = start('entitlements', {
+      ...common,
+      MONGO_URL: privateDb.url,
+      ENTITLEMENTS_CONSUMER: `${ns}_e`,
+      EVENTS_STREAM: ns.toUpperCase(),
+      EVENTS_SUBJECT_PREFIX: ns,
+      ENTITLEMENTS_MONGO_DB: `${ns}_e`,
+      ENTITLEMENTS_GRPC_PORT: ports.entitlements,
+      ENTITLEMENTS_HTTP_PORT: entitlementsHttp,
+    });
     start('adoption', {
       ...common,
       ADOPTION_MONGO_DB: `${ns}_a`,
@@ -115,30 +137,41 @@ describe('SIGTERM while requests are in flight', () => {
       );
     expect((await call()).status).toBe(200);
 
-    // Signal as soon as the first answer of a burst arrives: the rest are in flight somewhere
-    // between the gateway and the service, and must be answered, not dropped.
-    const burstThenSignal = async (target: ServiceProcess) => {
-      const burst = Array.from({ length: 200 }, call);
-      await Promise.race(burst);
-      const signalledAt = Date.now();
-      target.child.kill('SIGTERM');
-      const outcomes = await Promise.all(burst);
-      const stopped = await target.exited();
-      return { outcomes, signalledAt, stopped };
-    };
+    // The gateway: hold requests in flight by pausing identity (SIGSTOP), so that every request
+    // of the burst has certainly been accepted when SIGTERM arrives; then let identity go on.
+    // Each must be answered 200, and the gateway must exit 0 within 5 s.
+    identity.child.kill('SIGSTOP');
+    const held = Array.from({ length: 40 }, call);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const gatewaySignalledAt = Date.now();
+    gateway.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    identity.child.kill('SIGCONT');
+    const heldOutcomes = await Promise.all(held);
+    const gatewayStopped = await gateway.exited();
+    expect(heldOutcomes.map((o) => o.status)).toEqual(held.map(() => 200));
+    expect(gatewayStopped.code).toBe(0);
+    expect(gatewayStopped.at - gatewaySignalledAt).toBeLessThan(5_000);
 
-    // A gRPC service first: calls it already took are finished before it exits.
-    const grpcRun = await burstThenSignal(entitlements);
-    expect(grpcRun.stopped.code).toBe(0);
-    expect(grpcRun.stopped.at - grpcRun.signalledAt).toBeLessThan(5_000);
-    expect(grpcRun.outcomes.filter((o) => o.status !== 200 && o.status !== 503)).toEqual([]);
-    expect(grpcRun.outcomes.filter((o) => o.status === 200 && o.at > grpcRun.signalledAt).length).toBeGreaterThan(0);
-
-    // Then the gateway itself (entitlements is gone now, so its answers are 503s, never 500s or resets).
-    const gatewayRun = await burstThenSignal(gateway);
-    expect(gatewayRun.stopped.code).toBe(0);
-    expect(gatewayRun.stopped.at - gatewayRun.signalledAt).toBeLessThan(5_000);
-    expect(gatewayRun.outcomes.filter((o) => o.status !== 503)).toEqual([]);
+    // A gRPC service, behind a fresh gateway: hold its calls inside its handlers by pausing its
+    // database, signal it, then let the database go on. Every held call must be answered 200.
+    const gatewayAgain = start('gateway', { ...common, GATEWAY_PORT: ports.gateway });
+    await waitFor(async () => ((await probe(`${base}/readyz`)) === 200 ? true : undefined), 30_000, 200);
+    expect((await call()).status).toBe(200);
+    process.kill(privateDb.pid!, 'SIGSTOP');
+    const inHandlers = Array.from({ length: 40 }, call);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const signalledAt = Date.now();
+    entitlements.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    process.kill(privateDb.pid!, 'SIGCONT');
+    const outcomes = await Promise.all(inHandlers);
+    const stopped = await entitlements.exited();
+    expect(outcomes.map((o) => o.status)).toEqual(inHandlers.map(() => 200));
+    expect(stopped.code).toBe(0);
+    expect(stopped.at - signalledAt).toBeLessThan(5_000);
+    gatewayAgain.child.kill('SIGTERM');
+    expect((await gatewayAgain.exited()).code).toBe(0);
 
     identity.child.kill('SIGTERM');
     expect((await identity.exited()).code).toBe(0);

@@ -38,6 +38,7 @@ export async function spawnServer(spec: ServerSpec): Promise<StartedServer> {
   }
   return {
     url: spec.url,
+    pid: child.pid,
     async stop() {
       if (exited) return;
       const done = once(child, 'exit');
