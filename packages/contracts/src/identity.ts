@@ -12,3 +12,14 @@ export type {
   IssueAccessTokenRequest,
 } from './generated/tap/identity/v1/IssueAccessTokenRequest.js';
 export type { IssueAccessTokenResponse } from './generated/tap/identity/v1/IssueAccessTokenResponse.js';
+export type { User, User__Output } from './generated/tap/identity/v1/User.js';
+export type { NewUser, NewUser__Output } from './generated/tap/identity/v1/NewUser.js';
+export type { TenantWithOwner, TenantWithOwner__Output } from './generated/tap/identity/v1/TenantWithOwner.js';
+export type { SessionTokens, SessionTokens__Output } from './generated/tap/identity/v1/SessionTokens.js';
+export type { ClientToken, ClientToken__Output } from './generated/tap/identity/v1/ClientToken.js';
+export type { OAuthClient, OAuthClient__Output } from './generated/tap/identity/v1/OAuthClient.js';
+export type { OAuthClientSecret, OAuthClientSecret__Output } from './generated/tap/identity/v1/OAuthClientSecret.js';
+export type {
+  RotateSigningKeyResponse,
+  RotateSigningKeyResponse__Output,
+} from './generated/tap/identity/v1/RotateSigningKeyResponse.js';

@@ -32,7 +32,8 @@ describe('grpc-kit over a real gRPC server', () => {
   let seenAuthorization: string | undefined;
 
   beforeAll(async () => {
-    const handlers: IdentityServiceHandlers = {
+    // Only the methods these tests call; grpc-js answers UNIMPLEMENTED for the rest.
+    const handlers: Partial<IdentityServiceHandlers> = {
       GetTenant: unaryHandler('GetTenant', silent, async (_request, ctx) => {
         seenAuthorization = ctx.metadata.get('authorization')[0] as string | undefined;
         return { id: 't1', name: 'Acme', slug: 'acme', createdAt: '2026-01-01T00:00:00.000Z' };
@@ -49,7 +50,7 @@ describe('grpc-kit over a real gRPC server', () => {
       }),
       GetJwks: unaryHandler('GetJwks', silent, async () => ({ keys: [] })),
     };
-    server = createGrpcServer([{ name: 'tap.identity.v1.IdentityService', definition: contracts().identity.IdentityService.service, implementation: handlers }]);
+    server = createGrpcServer([{ name: 'tap.identity.v1.IdentityService', definition: contracts().identity.IdentityService.service, implementation: handlers as IdentityServiceHandlers }]);
     address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
     client = createClient(contracts().identity.IdentityService, address);
   });

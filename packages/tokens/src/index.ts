@@ -7,3 +7,5 @@ export { createTokenSigner } from './token-signer.js';
 export type { TokenSigner } from './token-signer.js';
 export { createTokenVerifier, InvalidTokenError, DEFAULT_CLOCK_TOLERANCE_SECONDS } from './token-verifier.js';
 export type { TokenVerifier, TokenRejection } from './token-verifier.js';
+export { DEFAULT_REVOCATION_KEY_PREFIX, REVOCATION_TTL_SECONDS, revocationKey } from './revocation.js';
+export { createVerificationCache, DEFAULT_VERIFICATION_CACHE_ENTRIES } from './verification-cache.js';

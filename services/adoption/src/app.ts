@@ -1,61 +1,151 @@
 import { randomUUID } from 'node:crypto';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts, type EntitlementsServiceClient, type ProductEvent } from '@tap/contracts';
-import { ensureEventStream, startDurableConsumer, type DurableConsumer } from '@tap/events';
+import {
+  ensureEventStream,
+  startDurableConsumer,
+  type DurableConsumer,
+  type RetryBackoff,
+} from '@tap/events';
 import { createGrpcServer, unaryCall, type GrpcServer } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
 import type { TokenVerifier } from '@tap/tokens';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
 import type { Db } from 'mongodb';
-import type { AdoptionConfig } from './config.js';
-import type { PathProfile } from './domain/index.js';
+import {
+  DEFAULT_DRIFT_INTERVAL_MS,
+  DEFAULT_DRIFT_LEASE_MS,
+  DEFAULT_DRIFT_RESCAN_MS,
+  type AdoptionConfig,
+} from './config.js';
+import type { PathProfile, SignalTransition, UpgradeContext } from './domain/index.js';
+import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
+import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
 import { productEventHandler } from './events/product-event-handler.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
-import type { TierLookup } from './tenant-state.js';
+import { driftRepository, ensureAdoptionIndexes } from './store/drift-repository.js';
+import { plansRepository } from './store/plans-repository.js';
+import { createTenantWriteLock } from './store/tenant-write-lock.js';
+import type { TierLookup } from './tier.js';
+import type { UpgradeContextLookup } from './upgrade-contexts.js';
+
+// Upgrade prompts are decoration on a read: a slow entitlements answer must not hold it long.
+const UPGRADE_CONTEXT_DEADLINE_MS = 1_000;
 
 export interface AdoptionDeps {
-  readonly config: Pick<AdoptionConfig, 'events'>;
+  /** `events` is needed by startConsumer only; `driftWatch` falls back to the defaults. */
+  readonly config: Pick<AdoptionConfig, 'events'> & Partial<Pick<AdoptionConfig, 'driftWatch'>>;
   readonly db: Db;
   readonly verifier: TokenVerifier;
   readonly entitlements: EntitlementsServiceClient;
   /** Publishes an event on the bus (adoption emits milestone.completed). */
   readonly publish: (event: ProductEvent) => Promise<unknown>;
   readonly logger: Logger;
+  /** The clock of every recompute, the consumer and the drift watch (tests move it). */
   readonly now?: () => Date;
   readonly newId?: () => string;
 }
 
 export interface AdoptionApp {
   readonly grpc: GrpcServer;
+  /** Creates the indexes the store relies on (idempotent). */
+  prepare(): Promise<void>;
   /** Ensures the event stream and starts the durable milestone detector on `nc`. */
-  startConsumer(nc: NatsConnection): Promise<DurableConsumer>;
+  startConsumer(
+    nc: NatsConnection,
+    options?: { retryBackoff?: Partial<RetryBackoff> },
+  ): Promise<DurableConsumer>;
+  /** Starts the scheduled drift watch (see docs/adoption-model.md, "Drift watch job"). */
+  startDriftWatch(): DriftWatchJob;
+  /** Runs one drift-watch pass now. */
+  runDriftWatch(): Promise<DriftPassReport>;
 }
 
-/** Builds the adoption service without listening or consuming. */
+/** Builds the adoption service without listening, consuming or scheduling. */
 export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const now = deps.now ?? (() => new Date());
-  const aggregates = aggregatesRepository(deps.db);
+  const drift = deps.config.driftWatch ?? {
+    intervalMs: DEFAULT_DRIFT_INTERVAL_MS,
+    rescanMs: DEFAULT_DRIFT_RESCAN_MS,
+    leaseMs: DEFAULT_DRIFT_LEASE_MS,
+  };
+  // One lock per app, shared by gRPC, the consumer and the drift watch (see TenantWriteLock).
+  const lock = createTenantWriteLock();
+  const aggregates = aggregatesRepository(deps.db, lock);
+  const driftStore = driftRepository(deps.db, lock);
+  const schedule = (tenantId: string, at: Date | null) => driftStore.schedule(tenantId, at);
+  const watchLogger = deps.logger.child({ component: 'drift-watch' });
+  // The hook where nudges, REO prompts and escalations to a human will be sent from; for now
+  // each ladder move is recorded in the log exactly once (by the writer that stored it).
+  const onTransitions = (tenantId: string, transitions: readonly SignalTransition[]) => {
+    for (const t of transitions) watchLogger.info({ tenantId, ...t }, 'risk signal moved');
+  };
   const tierOf: TierLookup = async (authorization) => {
     const tier = await unaryCall(deps.entitlements, 'GetTier', {}, { authorization });
-    return { pathProfile: tier.pathProfile as PathProfile, capabilities: tier.capabilities };
+    return {
+      tierCode: tier.tierCode,
+      pathProfile: tier.pathProfile as PathProfile,
+      capabilities: tier.capabilities,
+    };
+  };
+  const upgradeContextOf: UpgradeContextLookup = async (capability, authorization) => {
+    const context = await unaryCall(
+      deps.entitlements,
+      'GetUpgradeContext',
+      { capability },
+      { authorization, deadlineMs: UPGRADE_CONTEXT_DEADLINE_MS },
+    );
+    return {
+      capability: context.capability,
+      frictionType: context.frictionType as UpgradeContext['frictionType'],
+      upgradeAvailable: context.upgradeAvailable,
+      currentTier: { code: context.currentTier?.code ?? '', name: context.currentTier?.name ?? '' },
+      ...(context.targetTier
+        ? { targetTier: { code: context.targetTier.code, name: context.targetTier.name } }
+        : {}),
+      headline: context.headline,
+      featureHighlights: context.featureHighlights,
+      cta: context.cta,
+    };
   };
   const handlers = adoptionHandlers({
     aggregates,
+    plans: plansRepository(deps.db),
     verifier: deps.verifier,
     tierOf,
+    upgradeContextOf,
     publish: deps.publish,
     logger: deps.logger,
     now,
     newId: deps.newId ?? randomUUID,
+    rescanMs: drift.rescanMs,
+    schedule,
+    onTransitions,
   });
   const grpc = createGrpcServer([
-    { name: 'tap.adoption.v1.AdoptionService', definition: contracts().adoption.AdoptionService.service, implementation: handlers },
+    {
+      name: 'tap.adoption.v1.AdoptionService',
+      definition: contracts().adoption.AdoptionService.service,
+      implementation: handlers,
+    },
   ]);
+  const runDriftWatch = () =>
+    runDriftPass({
+      aggregates,
+      drift: driftStore,
+      now,
+      rescanMs: drift.rescanMs,
+      leaseMs: drift.leaseMs,
+      onTransitions,
+      onTenantError: (tenantId, error) =>
+        watchLogger.warn({ err: error, tenantId }, 'drift watch failed for a tenant'),
+    });
   const logger = deps.logger.child({ component: 'milestone-detector' });
   return {
     grpc,
-    async startConsumer(nc) {
+    prepare: () => ensureAdoptionIndexes(deps.db),
+    async startConsumer(nc, options = {}) {
       const { streamName, subjectPrefix, consumerName, duplicateWindowMs } = deps.config.events;
       const jsm = await jetstreamManager(nc);
       await ensureEventStream(jsm, { streamName, subjectPrefix, duplicateWindowMs });
@@ -63,10 +153,24 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         streamName,
         durableName: consumerName,
         subjectPrefix,
-        handler: productEventHandler({ aggregates, logger, now }),
+        handler: productEventHandler({
+          aggregates,
+          logger,
+          now,
+          rescanMs: drift.rescanMs,
+          schedule,
+          onTransitions,
+        }),
+        ...(options.retryBackoff ? { retryBackoff: options.retryBackoff } : {}),
         onInvalid: (report) => logger.warn({ ...report }, 'invalid event recorded and acknowledged'),
-        onError: (error, report) => logger.warn({ err: error, ...report }, 'event handling failed'),
+        onError: (error, report) =>
+          report.willRetry
+            ? logger.warn({ err: error, ...report }, 'event not applied yet; will retry')
+            : logger.error({ err: error, ...report }, 'event given up on and acknowledged'),
       });
     },
+    startDriftWatch: () =>
+      startDriftWatchJob({ intervalMs: drift.intervalMs, run: runDriftWatch, logger: watchLogger }),
+    runDriftWatch,
   };
 }

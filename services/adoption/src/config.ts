@@ -1,7 +1,30 @@
-import { durationMs, httpUrl, identifier, listenPort, mongoUrl, natsUrl, parseEnv, secret, str } from '@tap/config';
+import {
+  durationMs,
+  httpUrl,
+  identifier,
+  listenPort,
+  mongoUrl,
+  natsUrl,
+  parseEnv,
+  secret,
+  str,
+} from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50052;
 export const DEFAULT_HTTP_PORT = 8082;
+/** How often the drift watch looks for tenants whose risk signals are due to move. */
+export const DEFAULT_DRIFT_INTERVAL_MS = 60_000;
+/** Longest a tenant with facts goes without a drift-watch recompute (new time-only risks, decay). */
+export const DEFAULT_DRIFT_RESCAN_MS = 15 * 60_000;
+/** How long a replica's claim on a tenant keeps other replicas off it (far above one recompute). */
+export const DEFAULT_DRIFT_LEASE_MS = 60_000;
+
+/** The drift-watch job's schedule (see docs/adoption-model.md, "Drift watch job"). */
+export interface DriftWatchConfig {
+  readonly intervalMs: number;
+  readonly rescanMs: number;
+  readonly leaseMs: number;
+}
 
 export interface AdoptionConfig {
   readonly host: string;
@@ -15,6 +38,7 @@ export interface AdoptionConfig {
     readonly consumerName: string;
     readonly duplicateWindowMs: number;
   };
+  readonly driftWatch: DriftWatchConfig;
   readonly identityAddress: string;
   readonly entitlementsAddress: string;
   readonly tokens: { readonly issuer: string; readonly audience: string };
@@ -36,13 +60,19 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     EVENTS_SUBJECT_PREFIX: identifier({ default: 'events' }),
     ADOPTION_CONSUMER: identifier({ default: 'adoption' }),
     EVENTS_DUPLICATE_WINDOW_MS: durationMs({ default: 2 * 60_000 }),
+    ADOPTION_DRIFT_INTERVAL_MS: durationMs({ default: DEFAULT_DRIFT_INTERVAL_MS }),
+    ADOPTION_DRIFT_RESCAN_MS: durationMs({ default: DEFAULT_DRIFT_RESCAN_MS }),
+    ADOPTION_DRIFT_LEASE_MS: durationMs({ default: DEFAULT_DRIFT_LEASE_MS }),
     IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     OPERATOR_TOKEN: secret(32)(),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+    LOG_LEVEL: str({
+      default: 'info',
+      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    }),
   });
   return Object.freeze({
     host: e.HOST,
@@ -55,6 +85,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       subjectPrefix: e.EVENTS_SUBJECT_PREFIX,
       consumerName: e.ADOPTION_CONSUMER,
       duplicateWindowMs: e.EVENTS_DUPLICATE_WINDOW_MS,
+    }),
+    driftWatch: Object.freeze({
+      intervalMs: e.ADOPTION_DRIFT_INTERVAL_MS,
+      rescanMs: e.ADOPTION_DRIFT_RESCAN_MS,
+      leaseMs: e.ADOPTION_DRIFT_LEASE_MS,
     }),
     identityAddress: e.IDENTITY_GRPC_ADDRESS,
     entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,

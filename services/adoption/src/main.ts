@@ -15,7 +15,13 @@ const telemetry = startTelemetry({ serviceName: 'adoption', otlpTracesUrl: confi
 const logger = createLogger({ service: 'adoption', level: config.logLevel as 'info' });
 const readiness = new Readiness();
 
-const mongo = createMongoDependency({ url: config.mongo.url, database: config.mongo.database, appName: 'adoption', readiness, logger });
+const mongo = createMongoDependency({
+  url: config.mongo.url,
+  database: config.mongo.database,
+  appName: 'adoption',
+  readiness,
+  logger,
+});
 const nats = createNatsDependency({ servers: config.nats.url, name: 'adoption', readiness, logger });
 const jwks = identityJwksFetcher(config.identityAddress);
 const verifier = createTokenVerifier({ ...config.tokens, fetchJwks: jwks.fetch });
@@ -29,6 +35,7 @@ const publish = async (event: ProductEvent) => {
 
 const app = buildApp({ config, db: mongo.db, verifier, entitlements, publish, logger });
 let consumer: DurableConsumer | undefined;
+let driftWatch: ReturnType<typeof app.startDriftWatch> | undefined;
 
 await runGrpcService({
   name: 'adoption',
@@ -40,9 +47,13 @@ await runGrpcService({
   grpc: app.grpc,
   prepare: async () => {
     await mongo.connected();
+    await app.prepare();
     consumer ??= await app.startConsumer(await nats.connected());
+    driftWatch ??= app.startDriftWatch();
   },
   shutdownSteps: [
+    // A pass in flight finishes its tenant writes before Mongo closes.
+    { name: 'drift watch', run: async () => driftWatch?.stop() },
     // The consumer stops pulling and acks what it finished before the connection drains.
     { name: 'consumer', run: async () => consumer?.stop() },
     { name: 'nats', run: () => nats.close() },

@@ -1,34 +1,89 @@
 import type { AccessClaims } from '@tap/tokens';
-import { recompute, type AdoptionState, type PathProfile } from './domain/index.js';
-import type { AggregatesRepository, TenantFacts } from './store/aggregates-repository.js';
+import { recompute, type RecomputeResult, type UpgradeContexts } from './domain/index.js';
+import type { TenantAggregate } from './store/aggregate-document.js';
+import type { AggregatesRepository } from './store/aggregates-repository.js';
+import { sameTier, type TierLookup, type TierView } from './tier.js';
+import {
+  fetchUpgradeContexts,
+  type UpgradeContextLogger,
+  type UpgradeContextLookup,
+} from './upgrade-contexts.js';
 
-/** What adoption needs to know of the tenant's tier (asked of entitlements, the owner). */
-export interface TierView {
-  readonly pathProfile: PathProfile;
-  readonly capabilities: readonly string[];
+/** The verified caller of an RPC: its claims and the credential to forward downstream. */
+export interface Caller {
+  readonly claims: AccessClaims;
+  readonly authorization: string;
 }
 
-export type TierLookup = (authorization: string) => Promise<TierView>;
+/** What the read path needs. */
+export interface TenantReadDeps {
+  readonly aggregates: AggregatesRepository;
+  readonly tierOf: TierLookup;
+  readonly upgradeContextOf: UpgradeContextLookup;
+  readonly logger: UpgradeContextLogger;
+  readonly now: () => Date;
+}
+
+/** The caller's tier as entitlements names it now, and the upgrade contexts it was asked for. */
+export interface CallerTier {
+  readonly tier: TierView;
+  readonly upgradeContexts: UpgradeContexts;
+}
 
 /**
- * Loads a tenant's facts and recomputes its adoption state: the one read path shared by every
- * adoption RPC. The tenant comes from verified claims only.
+ * Asks entitlements for the caller's tier (and, when milestones are shown, the upgrade contexts
+ * of what the tier lacks), and remembers the tier in the aggregate for the consumer and the drift
+ * watch, which have no token to ask with.
  */
-export async function loadTenantState(
-  deps: { aggregates: AggregatesRepository; tierOf: TierLookup; now: () => Date },
-  claims: AccessClaims,
-  authorization: string,
-): Promise<{ state: AdoptionState; facts: TenantFacts; tier: TierView }> {
-  const [facts, tier] = await Promise.all([deps.aggregates.load(claims.tenantId), deps.tierOf(authorization)]);
-  const { state } = recompute({
-    companyId: claims.tenantId,
-    pathProfile: tier.pathProfile,
-    facts: facts.facts,
-    manualCompletions: facts.manualCompletions,
-    capabilities: tier.capabilities,
-    previousBand: facts.lastBand,
-    version: facts.version,
-    now: deps.now(),
+export async function callerTier(
+  deps: TenantReadDeps,
+  caller: Caller,
+  aggregate: Promise<TenantAggregate>,
+  options: { upgradeContexts: boolean },
+): Promise<CallerTier> {
+  // Together, so a failing tier lookup never leaves the load's rejection unobserved.
+  const [tier, stored] = await Promise.all([deps.tierOf(caller.authorization), aggregate]);
+  const [upgradeContexts] = await Promise.all([
+    options.upgradeContexts
+      ? fetchUpgradeContexts(tier, deps.upgradeContextOf, caller.authorization, deps.logger)
+      : {},
+    sameTier(stored.tier, tier)
+      ? undefined
+      : deps.aggregates.saveTier(caller.claims.tenantId, tier, deps.now()),
+  ]);
+  return { tier, upgradeContexts };
+}
+
+/** The state as of now for a read: the stored facts under the caller's current tier. */
+export function recomputeForRead(aggregate: TenantAggregate, caller: CallerTier, now: Date): RecomputeResult {
+  return recompute({
+    companyId: aggregate.tenantId,
+    pathProfile: caller.tier.pathProfile,
+    facts: aggregate.facts,
+    manualCompletions: aggregate.manualCompletions,
+    capabilities: caller.tier.capabilities,
+    upgradeContexts: caller.upgradeContexts,
+    previousBand: aggregate.lastBand,
+    version: aggregate.version,
+    now,
   });
-  return { state, facts, tier };
+}
+
+/** One read of the tenant: aggregate, tier and the recompute as of now. */
+export interface TenantRead {
+  readonly aggregate: TenantAggregate;
+  readonly tier: CallerTier;
+  readonly result: RecomputeResult;
+}
+
+/** The one read path shared by the adoption RPCs. The tenant comes from verified claims only. */
+export async function readTenant(
+  deps: TenantReadDeps,
+  caller: Caller,
+  options: { upgradeContexts: boolean },
+): Promise<TenantRead> {
+  const loading = deps.aggregates.load(caller.claims.tenantId);
+  const tier = await callerTier(deps, caller, loading, options);
+  const aggregate = await loading;
+  return { aggregate, tier, result: recomputeForRead(aggregate, tier, deps.now()) };
 }

@@ -11,8 +11,11 @@ import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
+import { trustProxyHops } from './http/auth/client-address.js';
 import { healthRoutes } from './http/routes/health.js';
+import { identityEdgeRoutes } from './http/routes/identity-edge.js';
 import { tenantRoutes } from './http/routes/tenant.js';
+import type { SessionRevocations } from './session-revocations.js';
 import { apiAccessUpgradeContext, limiterRequestCounts } from './quota/api-quota-wiring.js';
 import type { QuotaSource } from './quota/tier-quota-source.js';
 
@@ -28,6 +31,12 @@ export interface GatewayDeps {
   readonly apiRequestCounts?: ApiRequestCountReader;
   /** API quotas per tier (docs/rate-limiting.md); without them nothing is metered (tests of other parts). */
   readonly quotas?: { readonly limiter: RateLimiter; readonly source: QuotaSource };
+  /**
+   * Identity's edge: the revocation list every bearer request is checked against, and the
+   * limiter of the token endpoints (which are only served with it). main.ts always passes it;
+   * test beds of other routes may leave it out.
+   */
+  readonly auth?: { readonly revocations: SessionRevocations; readonly limiter: RateLimiter };
 }
 
 /**
@@ -39,14 +48,14 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger,
     bodyLimit: deps.config.bodyLimitBytes,
     // A hop count, never `true`: trusting every X-Forwarded-For would let callers pick their IP.
-    trustProxy: deps.config.trustProxyHops > 0 ? (deps.config.trustProxyHops as unknown as string) : false,
+    trustProxy: deps.config.trustProxyHops > 0 ? trustProxyHops(deps.config.trustProxyHops) : false,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
   const otel = new FastifyOtelInstrumentation({ instrumentHooks: false, ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz' });
   await app.register(otel.plugin());
   await app.register(errorHandlerPlugin);
-  await app.register(authenticatePlugin, { verifier: deps.verifier });
+  await app.register(authenticatePlugin, { verifier: deps.verifier, revocations: deps.auth?.revocations });
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(
     async (api) => {
@@ -61,6 +70,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await api.register(adoptionRoutes, { clients: deps.clients });
       const apiRequestCounts = deps.apiRequestCounts ?? (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
       await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts });
+      if (deps.auth) await api.register(identityEdgeRoutes, { clients: deps.clients, limiter: deps.auth.limiter });
     },
     { prefix: API_PREFIX },
   );

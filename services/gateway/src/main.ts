@@ -4,11 +4,12 @@ import { installGracefulShutdown, Readiness } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
 import { createLogger, startTelemetry } from '@tap/telemetry';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
-import { createTokenVerifier } from '@tap/tokens';
+import { createTokenVerifier, createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
 import { buildApp } from './app.js';
 import { closeGracefully } from './http/close-gracefully.js';
 import { createServiceClients } from './clients.js';
 import { tierQuotaSource } from './quota/tier-quota-source.js';
+import { redisSessionRevocations } from './session-revocations.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfigOrExit('gateway', () => loadConfig(process.env));
@@ -18,7 +19,8 @@ const readiness = new Readiness();
 
 const clients = createServiceClients(config.services);
 const jwks = identityJwksFetcher(config.services.identity);
-const verifier = createTokenVerifier({ ...config.tokens, fetchJwks: jwks.fetch });
+// A client reuses its token for 15 minutes: verify it once (revocation is still checked per request).
+const verifier = createVerificationCache(createTokenVerifier({ ...config.tokens, fetchJwks: jwks.fetch }));
 const checkers = Object.entries(config.services).map(([name, address]) => {
   const checker = createHealthChecker(address);
   readiness.register(name, () => checker.check());
@@ -34,7 +36,11 @@ redis.on('error', () => undefined);
 const limiter = createRateLimiter({ redis, keyPrefix: 'rl', timeoutMs: config.rateLimitTimeoutMs });
 const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
 
-const app = await buildApp({ config, clients, verifier, readiness, logger, quotas });
+// Same client for identity's edge: the token endpoints' limits and the revocation list. The
+// revocation check fails closed (503) while Redis is away: a logged-out token must not work.
+const auth = { limiter, revocations: redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX) };
+
+const app = await buildApp({ config, clients, verifier, readiness, logger, quotas, auth });
 await app.listen({ host: config.host, port: config.port });
 
 installGracefulShutdown({

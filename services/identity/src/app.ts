@@ -2,17 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { contracts } from '@tap/contracts';
 import { createGrpcServer, type GrpcServer } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
-import { createTokenVerifier } from '@tap/tokens';
+import { createTokenVerifier, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
+import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
-import type { IdentityConfig } from './config.js';
+import { DEFAULT_REFRESH_REUSE_GRACE_MS, type IdentityConfig } from './config.js';
+import { createKeyedHasher, deriveTokenHashSecret } from './crypto/keyed-hash.js';
+import { createPasswordHasher } from './crypto/passwords.js';
+import { MAX_GRACE_USES } from './domain/session.js';
 import { identityHandlers } from './grpc/identity-handlers.js';
+import { startBackgroundJobs } from './jobs/background.js';
 import { createKeyRing, type KeyRing } from './keys/key-ring.js';
+import type { IdentityContext } from './operations/context.js';
+import { oauthClientsRepository } from './store/oauth-clients-repository.js';
+import { createKeyedLock } from './store/keyed-lock.js';
+import { redisSessionRevoker } from './store/session-revocations.js';
+import { sessionsRepository } from './store/sessions-repository.js';
 import { signingKeysRepository } from './store/signing-keys-repository.js';
 import { tenantsRepository } from './store/tenants-repository.js';
+import { usersRepository } from './store/users-repository.js';
 
 export interface IdentityDeps {
-  readonly config: Pick<IdentityConfig, 'tokens' | 'operatorToken'>;
+  readonly config: Pick<IdentityConfig, 'tokens' | 'operatorToken'> & {
+    readonly tokenHashSecret?: string | undefined;
+    readonly sessions?: IdentityConfig['sessions'];
+    /** Where revocation marks go in Redis (tests use their namespace). */
+    readonly revocationKeyPrefix?: string;
+  };
   readonly db: Db;
+  /** Revocation marks for the gateway's token check (logout, reuse, client rotation and deletion). */
+  readonly redis: Redis;
   readonly logger: Logger;
   readonly now?: () => Date;
   readonly newId?: () => string;
@@ -21,43 +39,75 @@ export interface IdentityDeps {
 export interface IdentityApp {
   readonly grpc: GrpcServer;
   readonly keyRing: KeyRing;
-  /** Creates indexes and loads (or creates) the signing key; needs the database. */
+  /** Creates indexes, loads (or creates) the signing key and computes the dummy password hash. */
   prepare(): Promise<void>;
+  /** Key-pointer polling and the expired-session sweep, until `signal` aborts. */
+  startBackground(signal: AbortSignal): void;
 }
 
 /** Builds the identity service without listening: what tests and main.ts both use. */
 export function buildApp(deps: IdentityDeps): IdentityApp {
+  const { config } = deps;
   const now = deps.now ?? (() => new Date());
-  const tenants = tenantsRepository(deps.db);
   const keyRing = createKeyRing({
     repository: signingKeysRepository(deps.db),
-    keyEncryptionSecret: deps.config.tokens.keyEncryptionSecret,
-    issuer: deps.config.tokens.issuer,
-    audience: deps.config.tokens.audience,
+    keyEncryptionSecret: config.tokens.keyEncryptionSecret,
+    issuer: config.tokens.issuer,
+    audience: config.tokens.audience,
   });
+  const ctx: IdentityContext = {
+    tenants: tenantsRepository(deps.db),
+    users: usersRepository(deps.db),
+    sessions: sessionsRepository(deps.db),
+    clients: oauthClientsRepository(deps.db),
+    keyRing,
+    locks: createKeyedLock(),
+    revoker: redisSessionRevoker(deps.redis, config.revocationKeyPrefix ?? DEFAULT_REVOCATION_KEY_PREFIX),
+    hasher: createKeyedHasher(
+      config.tokenHashSecret ?? deriveTokenHashSecret(config.tokens.keyEncryptionSecret),
+    ),
+    passwords: createPasswordHasher(),
+    refreshPolicy: {
+      reuseGraceMs: config.sessions?.refreshReuseGraceMs ?? DEFAULT_REFRESH_REUSE_GRACE_MS,
+      maxGraceUses: MAX_GRACE_USES,
+    },
+    now,
+    newId: deps.newId ?? randomUUID,
+  };
   const verifier = createTokenVerifier({
-    issuer: deps.config.tokens.issuer,
-    audience: deps.config.tokens.audience,
+    issuer: config.tokens.issuer,
+    audience: config.tokens.audience,
     fetchJwks: async () => ({ keys: await keyRing.jwks(now()) }),
   });
   const handlers = identityHandlers({
-    tenants,
-    keyRing,
+    ctx,
     verifier,
-    operatorToken: deps.config.operatorToken,
+    operatorToken: config.operatorToken,
     logger: deps.logger,
-    now,
-    newId: deps.newId ?? randomUUID,
+    keyRetentionMs: config.tokens.keyRetentionMs,
   });
   const grpc = createGrpcServer([
-    { name: 'tap.identity.v1.IdentityService', definition: contracts().identity.IdentityService.service, implementation: handlers },
+    {
+      name: 'tap.identity.v1.IdentityService',
+      definition: contracts().identity.IdentityService.service,
+      implementation: handlers,
+    },
   ]);
   return {
     grpc,
     keyRing,
     async prepare() {
-      await tenants.ensureIndexes();
+      await Promise.all([
+        ctx.tenants.ensureIndexes(),
+        ctx.users.ensureIndexes(),
+        ctx.sessions.ensureIndexes(),
+        ctx.clients.ensureIndexes(),
+      ]);
       await keyRing.load(now());
+      await ctx.passwords.prepare();
+    },
+    startBackground(signal) {
+      startBackgroundJobs({ keyRing, sessions: ctx.sessions, now, logger: deps.logger, signal });
     },
   };
 }

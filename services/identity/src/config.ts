@@ -1,7 +1,9 @@
-import { durationMs, httpUrl, listenPort, mongoUrl, parseEnv, secret, str, identifier } from '@tap/config';
+import { durationMs, httpUrl, listenPort, mongoUrl, parseEnv, redisUrl, secret, str, identifier } from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50051;
 export const DEFAULT_HTTP_PORT = 8081;
+/** How long the immediate parent of a session's refresh token is still honoured (lost response, two tabs). */
+export const DEFAULT_REFRESH_REUSE_GRACE_MS = 30_000;
 
 export interface IdentityConfig {
   readonly serviceName: 'identity';
@@ -11,6 +13,14 @@ export interface IdentityConfig {
   readonly mongo: { readonly url: string; readonly database: string };
   readonly tokens: { readonly issuer: string; readonly audience: string; readonly keyEncryptionSecret: string; readonly keyRetentionMs: number };
   readonly operatorToken: string;
+  /**
+   * Keys the HMACs of refresh tokens and OAuth client secrets. When TOKEN_HASH_SECRET is not set
+   * it is derived from KEY_ENCRYPTION_SECRET (HKDF with its own label), so one secret suffices.
+   */
+  readonly tokenHashSecret: string | undefined;
+  readonly sessions: { readonly refreshReuseGraceMs: number };
+  /** Where the revocation marks go that the gateway checks (logout, refresh reuse, OAuth clients). */
+  readonly redis: { readonly url: string };
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
 }
@@ -28,6 +38,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     KEY_ENCRYPTION_SECRET: secret(32)(),
     SIGNING_KEY_RETENTION_MS: durationMs({ default: 24 * 3_600_000 }),
     OPERATOR_TOKEN: secret(32)(),
+    TOKEN_HASH_SECRET: secret(32)({ default: undefined }),
+    REFRESH_REUSE_GRACE_MS: durationMs({ default: DEFAULT_REFRESH_REUSE_GRACE_MS }),
+    REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
   });
@@ -44,6 +57,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
       keyRetentionMs: e.SIGNING_KEY_RETENTION_MS,
     }),
     operatorToken: e.OPERATOR_TOKEN,
+    tokenHashSecret: e.TOKEN_HASH_SECRET,
+    sessions: Object.freeze({ refreshReuseGraceMs: e.REFRESH_REUSE_GRACE_MS }),
+    redis: Object.freeze({ url: e.REDIS_URL }),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
   });

@@ -1,5 +1,5 @@
 import { loadConfigOrExit } from '@tap/config';
-import { createMongoDependency, Readiness, runGrpcService } from '@tap/runtime';
+import { createMongoDependency, createRedisDependency, Readiness, runGrpcService } from '@tap/runtime';
 import { createLogger, startTelemetry } from '@tap/telemetry';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -11,8 +11,15 @@ const telemetry = startTelemetry({ serviceName: 'identity', otlpTracesUrl: confi
 const logger = createLogger({ service: 'identity', level: config.logLevel as 'info' });
 const readiness = new Readiness();
 
-const mongo = createMongoDependency({ url: config.mongo.url, database: config.mongo.database, appName: 'identity', readiness, logger });
-const app = buildApp({ config, db: mongo.db, logger });
+const mongo = createMongoDependency({
+  url: config.mongo.url,
+  database: config.mongo.database,
+  appName: 'identity',
+  readiness,
+  logger,
+});
+const redis = createRedisDependency({ url: config.redis.url, name: 'identity', readiness, logger });
+const app = buildApp({ config, db: mongo.db, redis, logger });
 
 await runGrpcService({
   name: 'identity',
@@ -22,12 +29,14 @@ await runGrpcService({
   logger,
   readiness,
   grpc: app.grpc,
-  prepare: async () => {
+  prepare: async (signal) => {
     await mongo.connected();
     await app.prepare();
+    app.startBackground(signal);
   },
   shutdownSteps: [
     { name: 'mongo', run: () => mongo.close() },
+    { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },
     { name: 'telemetry', run: () => telemetry.shutdown() },
   ],
 });

@@ -4,6 +4,7 @@ import { ConfigError, formatIssue } from '@tap/config';
 import { isRemoteCallError } from '@tap/grpc-kit';
 import { loadCliConfig } from './cli-config.js';
 import { buildEvent, publishEvent } from './commands/publish-event.js';
+import { createOAuthClient, createTenantWithOwner, createUser, rotateSigningKey } from './commands/identity.js';
 import { seed } from './commands/seed.js';
 import { runStack } from './commands/stack.js';
 import { createTenant, issueToken, setTier } from './commands/tenants.js';
@@ -11,18 +12,29 @@ import { operatorClients } from './operator-clients.js';
 
 const USAGE = `tap: the platform's operator CLI
 
-  tap create-tenant --name NAME [--slug SLUG]
+  tap create-tenant --name NAME [--slug SLUG] [--owner-email EMAIL --owner-first NAME --owner-last NAME]
+  tap create-user --tenant TENANT_ID --email EMAIL --first NAME --last NAME [--role OWNER|ADMIN|MEMBER]
+  tap create-client --tenant TENANT_ID --name NAME --scope SCOPE [--scope SCOPE ...]
+  tap rotate-signing-key    a new key signs in 2 s; the old one verifies until its tokens expired
   tap set-tier --tenant TENANT_ID --tier SUPPLIER_FREE|SUPPLIER_PLUS|CORE|SVC_CORE|ENTERPRISE
   tap token --tenant TENANT_ID [--role OWNER|ADMIN|MEMBER] [--scope SCOPE ...]
   tap publish-event --tenant TENANT_ID --kind KIND [--subject key=value ...] [--data JSON] [--id UUID] [--at ISO]
-  tap seed [--json]
+  tap seed [--json]         demo tenants with an OWNER (email, password) and an OAuth client (id, secret)
   tap stack                 run the four services locally (used by npm run up)
+
+Passwords and client secrets are generated, printed once and stored only as hashes.
 
 Environment: OPERATOR_TOKEN (required), IDENTITY_GRPC_ADDRESS, ENTITLEMENTS_GRPC_ADDRESS,
 NATS_URL, EVENTS_SUBJECT_PREFIX, EVENTS_STREAM.`;
 
 const OPTIONS = {
   name: { type: 'string' },
+  'owner-email': { type: 'string' },
+  'owner-first': { type: 'string' },
+  'owner-last': { type: 'string' },
+  email: { type: 'string' },
+  first: { type: 'string' },
+  last: { type: 'string' },
   slug: { type: 'string' },
   tenant: { type: 'string' },
   tier: { type: 'string' },
@@ -70,8 +82,23 @@ async function main(argv: string[]): Promise<void> {
   const clients = operatorClients(config);
   try {
     switch (command) {
-      case 'create-tenant':
-        return print(await createTenant(clients, required(values.name, 'name'), values.slug));
+      case 'create-tenant': {
+        const name = required(values.name, 'name');
+        if (!values['owner-email']) return print(await createTenant(clients, name, values.slug));
+        const owner = { email: values['owner-email'], firstName: required(values['owner-first'], 'owner-first'), lastName: required(values['owner-last'], 'owner-last') };
+        return print(await createTenantWithOwner(clients, name, values.slug ?? '', owner));
+      }
+      case 'create-user': {
+        const account = { email: required(values.email, 'email'), firstName: required(values.first, 'first'), lastName: required(values.last, 'last') };
+        return print(await createUser(clients, required(values.tenant, 'tenant'), account, values.role ?? 'MEMBER'));
+      }
+      case 'create-client': {
+        const scopes = values.scope ?? [];
+        if (scopes.length === 0) throw new UsageError('--scope is required (at least one)');
+        return print(await createOAuthClient(clients, required(values.tenant, 'tenant'), required(values.name, 'name'), scopes));
+      }
+      case 'rotate-signing-key':
+        return print(await rotateSigningKey(clients));
       case 'set-tier':
         return print(await setTier(clients, required(values.tenant, 'tenant'), required(values.tier, 'tier')));
       case 'token':
@@ -79,7 +106,12 @@ async function main(argv: string[]): Promise<void> {
       case 'seed': {
         const seeded = await seed(clients);
         if (values.json) return print(seeded);
-        for (const t of seeded) console.log(`${t.tier.padEnd(14)} ${t.tenantId}  ${t.slug}\n  token: ${t.accessToken}`);
+        for (const t of seeded) {
+          console.log(`${t.tier.padEnd(14)} ${t.tenantId}  ${t.slug}`);
+          console.log(`  owner: ${t.owner.email} / ${t.owner.password}`);
+          console.log(`  oauth client: ${t.oauthClient.clientId} / ${t.oauthClient.clientSecret}`);
+          console.log(`  token: ${t.accessToken}`);
+        }
         return undefined;
       }
       case 'stack':
@@ -91,6 +123,9 @@ async function main(argv: string[]): Promise<void> {
           for (const t of seeded) console.log(`  ${t.tier.padEnd(14)} ${t.slug.padEnd(20)} ${t.tenantId}`);
           if (free) {
             console.log(`\nTry:\n  curl -s -H "Authorization: Bearer ${free.accessToken}" http://localhost:3000/api/v1/tenant/adoption/state`);
+            console.log(
+              `  curl -s -H 'content-type: application/json' -d '{"email":"${free.owner.email}","password":"${free.owner.password}"}' http://localhost:3000/api/v1/auth/login`,
+            );
             console.log(`  npm run tap -- publish-event --tenant ${free.tenantId} --kind product.created --subject productId=p-1`);
             console.log(`  npm run tap -- seed --json     (fresh tokens)\n`);
           }

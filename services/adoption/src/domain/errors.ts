@@ -58,6 +58,11 @@ export const adoptionErrors = defineErrors({
     message: 'targetDate must be an ISO 8601 timestamp in the future',
   },
   ROLE_FORBIDDEN: { kind: 'PERMISSION_DENIED', message: 'Only an OWNER or ADMIN may do this' },
+  // activeSignals clamps for robustness, but a caller asking for 0 or 1000 gets told, not guessed at.
+  INVALID_SIGNAL_LIMIT: {
+    kind: 'INVALID_ARGUMENT',
+    message: 'limit must be an integer from 1 to 200',
+  },
 });
 
 /** Every code of the adoption catalogue. */

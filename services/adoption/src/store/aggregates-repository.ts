@@ -1,89 +1,123 @@
-import type { Collection, Db } from 'mongodb';
-import type { EventFact, HealthBand, ManualCompletion } from '../domain/index.js';
-
-/**
- * One document per tenant holds everything its adoption state is computed from, so applying an
- * event or a manual completion is one single-document write (MongoDB and FerretDB alike).
- */
-interface AggregateDocument {
-  _id: string;
-  facts: EventFact[];
-  manualCompletions: ManualCompletion[];
-  /** Band of the last computed state, for the health model's hysteresis. */
-  lastBand: HealthBand | null;
-  version: number;
-  updatedAt: Date;
-}
-
-export interface TenantFacts {
-  readonly tenantId: string;
-  readonly facts: readonly EventFact[];
-  readonly manualCompletions: readonly ManualCompletion[];
-  readonly lastBand: HealthBand | null;
-  readonly version: number;
-}
+import type { Collection, Db, PushOperator } from 'mongodb';
+import type { EventFact, ManualCompletion } from '../domain/index.js';
+import {
+  AGGREGATES_COLLECTION,
+  derivedFields,
+  emptyAggregate,
+  toAggregate,
+  type AggregateDocument,
+  type DerivedRecord,
+  type TenantAggregate,
+  type TierSnapshot,
+} from './aggregate-document.js';
+import type { TenantWriteLock } from './tenant-write-lock.js';
+import { counterIs, insertDefaults, isDuplicateKey } from './write-helpers.js';
 
 export interface AggregatesRepository {
-  load(tenantId: string): Promise<TenantFacts>;
-  /** Appends a fact unless one with its id is there already: at most once per event. */
-  applyFact(tenantId: string, fact: EventFact, now: Date): Promise<'applied' | 'duplicate'>;
-  /** Appends a manual completion if the aggregate is still at `version`; false when it moved on. */
-  recordCompletion(tenantId: string, completion: ManualCompletion, version: number, now: Date): Promise<boolean>;
+  /** The tenant's aggregate; an empty one (version 0) when nothing was written yet. */
+  load(tenantId: string): Promise<TenantAggregate>;
+  /**
+   * Appends a fact and its recompute if the aggregate is still at `expectedVersion` and does
+   * not hold the fact yet; false when another write got there first (read again and retry).
+   */
+  appendFact(
+    tenantId: string,
+    fact: EventFact,
+    expectedVersion: number,
+    derived: DerivedRecord,
+    now: Date,
+  ): Promise<boolean>;
+  /** Appends a manual completion and its recompute if the aggregate is still at `expectedVersion`. */
+  recordCompletion(
+    tenantId: string,
+    completion: ManualCompletion,
+    expectedVersion: number,
+    derived: DerivedRecord,
+    now: Date,
+  ): Promise<boolean>;
+  /** Remembers the tier entitlements named for the tenant (no version change: nothing happened). */
+  saveTier(tenantId: string, tier: TierSnapshot, now: Date): Promise<void>;
 }
 
-const DUPLICATE_KEY = 11_000;
+/**
+ * The per-tenant aggregate documents (see AggregateDocument for the layout and its counters).
+ * Every update runs under `lock`, shared with the drift repository of the same process.
+ */
+export function aggregatesRepository(db: Db, lock: TenantWriteLock): AggregatesRepository {
+  const aggregates: Collection<AggregateDocument> = db.collection(AGGREGATES_COLLECTION);
 
-export function aggregatesRepository(db: Db): AggregatesRepository {
-  const aggregates: Collection<AggregateDocument> = db.collection('aggregates');
-  return {
-    async load(tenantId) {
-      const doc = await aggregates.findOne({ _id: tenantId });
-      return {
-        tenantId,
-        facts: doc?.facts ?? [],
-        manualCompletions: doc?.manualCompletions ?? [],
-        lastBand: doc?.lastBand ?? null,
-        version: doc?.version ?? 0,
-      };
-    },
-    async applyFact(tenantId, fact, now) {
-      try {
-        // The filter only matches a document without this fact; when the fact is there, the
-        // upsert tries to insert the same _id again and the unique _id refuses it.
-        await aggregates.updateOne(
-          { _id: tenantId, 'facts.id': { $ne: fact.id } },
-          {
-            $push: { facts: fact },
-            $inc: { version: 1 },
-            $set: { updatedAt: now },
-            $setOnInsert: { manualCompletions: [], lastBand: null },
-          },
-          { upsert: true },
-        );
-        return 'applied';
-      } catch (error) {
-        if ((error as { code?: number }).code === DUPLICATE_KEY) return 'duplicate';
-        throw error;
-      }
-    },
-    async recordCompletion(tenantId, completion, version, now) {
+  // One conditional update: the version guard makes read-recompute-write a compare-and-set, and
+  // version 0 may also create the document (an upsert that loses to a creator raises 11000).
+  const appendAtVersion = async (
+    tenantId: string,
+    expectedVersion: number,
+    push: { facts: EventFact } | { manualCompletions: ManualCompletion },
+    extraFilter: Record<string, unknown>,
+    derived: DerivedRecord,
+    now: Date,
+  ): Promise<boolean> => {
+    const pushed = Object.keys(push) as (keyof AggregateDocument)[];
+    return lock.run(tenantId, async () => {
       try {
         const result = await aggregates.updateOne(
-          // Version 0 means no document yet: the upsert creates it, and loses to a concurrent creator.
-          version === 0 ? { _id: tenantId, version: { $exists: false } } : { _id: tenantId, version },
+          { _id: tenantId, version: counterIs(expectedVersion), ...extraFilter },
           {
-            $push: { manualCompletions: completion },
-            $inc: { version: 1 },
-            $set: { updatedAt: now },
-            $setOnInsert: { facts: [], lastBand: null },
+            $push: push as PushOperator<AggregateDocument>,
+            $inc: { version: 1, driftRevision: 1 },
+            $set: { ...derivedFields(derived), updatedAt: now },
+            $setOnInsert: insertDefaults(now, [
+              ...pushed,
+              'version',
+              'driftRevision',
+              'lastBand',
+              'signals',
+              'scheduledCheck',
+              'updatedAt',
+            ]),
           },
-          { upsert: version === 0 },
+          { upsert: expectedVersion === 0 },
         );
         return result.matchedCount + result.upsertedCount === 1;
       } catch (error) {
-        if ((error as { code?: number }).code === DUPLICATE_KEY) return false;
+        if (isDuplicateKey(error)) return false;
         throw error;
       }
+    });
+  };
+
+  return {
+    async load(tenantId) {
+      const doc = await aggregates.findOne({ _id: tenantId });
+      return toAggregate(doc ?? { _id: tenantId, ...emptyAggregate(new Date(0)) });
     },
+    appendFact: (tenantId, fact, expectedVersion, derived, now) =>
+      // The fact-id guard is redundant with the version guard; it stays as a last line of defence
+      // against ever storing one event twice.
+      appendAtVersion(
+        tenantId,
+        expectedVersion,
+        { facts: fact },
+        { 'facts.id': { $ne: fact.id } },
+        derived,
+        now,
+      ),
+    recordCompletion: (tenantId, completion, expectedVersion, derived, now) =>
+      appendAtVersion(tenantId, expectedVersion, { manualCompletions: completion }, {}, derived, now),
+    saveTier: (tenantId, tier, now) =>
+      lock.run(tenantId, async () => {
+        try {
+          await aggregates.updateOne(
+            { _id: tenantId },
+            {
+              $set: { tier: { ...tier, capabilities: [...tier.capabilities] } },
+              $setOnInsert: insertDefaults(now, ['tier']),
+            },
+            { upsert: true },
+          );
+        } catch (error) {
+          // Two first reads raced to create the document; the other one stored the same tier.
+          if (!isDuplicateKey(error)) throw error;
+        }
+      }),
   };
 }

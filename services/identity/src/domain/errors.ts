@@ -4,9 +4,48 @@ import { defineErrors } from '@tap/errors';
 export const identityErrors = defineErrors({
   TENANT_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such tenant' },
   TENANT_NAME_INVALID: { kind: 'INVALID_ARGUMENT', message: 'A tenant name is 1 to 120 characters' },
-  TENANT_SLUG_INVALID: { kind: 'INVALID_ARGUMENT', message: 'A slug is 3 to 63 lowercase letters, digits and hyphens' },
+  TENANT_SLUG_INVALID: {
+    kind: 'INVALID_ARGUMENT',
+    message: 'A slug is 3 to 63 lowercase letters, digits and hyphens',
+  },
   TENANT_SLUG_TAKEN: { kind: 'ALREADY_EXISTS', message: 'That slug is taken' },
+  TENANT_ID_REQUIRED: { kind: 'INVALID_ARGUMENT', message: 'An operator call names the tenant' },
   ROLE_INVALID: { kind: 'INVALID_ARGUMENT', message: 'Role must be OWNER, ADMIN or MEMBER' },
   SCOPE_INVALID: { kind: 'INVALID_ARGUMENT', message: 'Unknown scope' },
   SIGNING_KEY_UNAVAILABLE: { kind: 'UNAVAILABLE', message: 'No signing key is loaded yet' },
+  SIGNING_KEY_ROTATION_CONFLICT: {
+    kind: 'CONFLICT',
+    message: 'Another signing-key rotation happened at the same time; try again',
+  },
+
+  EMAIL_INVALID: { kind: 'INVALID_ARGUMENT', message: 'That is not an email address' },
+  EMAIL_TAKEN: { kind: 'ALREADY_EXISTS', message: 'That email address already has an account' },
+  USER_NAME_INVALID: { kind: 'INVALID_ARGUMENT', message: 'First and last names are 1 to 100 characters' },
+  PASSWORD_TOO_WEAK: { kind: 'INVALID_ARGUMENT', message: 'A password is 12 to 128 characters' },
+  USER_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such user' },
+
+  // One answer for an unknown email, a wrong password and an inactive account (no enumeration).
+  INVALID_CREDENTIALS: { kind: 'UNAUTHENTICATED', message: 'The email or password is incorrect' },
+  // One answer for unknown, expired, rotated-out, reused and revoked refresh tokens.
+  REFRESH_TOKEN_INVALID: {
+    kind: 'UNAUTHENTICATED',
+    message: 'The refresh token is expired, malformed or revoked',
+  },
+  USER_TOKEN_REQUIRED: { kind: 'PERMISSION_DENIED', message: 'Only a signed-in user can do this' },
+
+  // One answer for an unknown client and a wrong secret.
+  CLIENT_AUTH_FAILED: { kind: 'UNAUTHENTICATED', message: 'The client credentials are incorrect' },
+  SCOPE_NOT_GRANTED: {
+    kind: 'INVALID_ARGUMENT',
+    message: 'The requested scope exceeds what the client was granted',
+  },
+  OAUTH_CLIENT_NAME_INVALID: { kind: 'INVALID_ARGUMENT', message: 'A client name is 1 to 100 characters' },
+  OAUTH_CLIENT_SCOPES_REQUIRED: { kind: 'INVALID_ARGUMENT', message: 'A client needs at least one scope' },
+  OAUTH_CLIENT_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such OAuth client' },
+  OAUTH_CLIENT_ROTATION_CONFLICT: {
+    kind: 'CONFLICT',
+    message: 'The secret was rotated at the same time; try again',
+  },
 });
+
+export type IdentityErrorCode = keyof typeof identityErrors.catalogue;

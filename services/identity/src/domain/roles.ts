@@ -3,6 +3,9 @@ import { identityErrors } from './errors.js';
 export const ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** Roles that administer their tenant: OAuth clients, users, success plans. */
+export const MANAGER_ROLES: readonly Role[] = ['OWNER', 'ADMIN'];
+
 /** The OAuth scopes of the spec's table. */
 export const SCOPES = [
   'products:read',
@@ -20,9 +23,21 @@ export function parseRole(value: string): Role {
   return value as Role;
 }
 
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
 export function parseScopes(values: readonly string[]): Scope[] {
   for (const value of values) {
-    if (!(SCOPES as readonly string[]).includes(value)) throw identityErrors.create('SCOPE_INVALID', { details: { scope: value } });
+    if (!isScope(value)) throw identityErrors.create('SCOPE_INVALID', { details: { scope: value } });
   }
   return [...new Set(values)] as Scope[];
+}
+
+/**
+ * The scopes a signed-in user's access tokens carry. Every role works with the tenant's data,
+ * so every role gets every scope; roles, not scopes, gate administration (clients, plans).
+ */
+export function scopesForRole(_role: Role): readonly Scope[] {
+  return SCOPES;
 }

@@ -1,5 +1,7 @@
 import {
+  ACCESS_TOKEN_TTL_SECONDS,
   createTokenSigner,
+  DEFAULT_CLOCK_TOLERANCE_SECONDS,
   generateSigningKey,
   importPrivateKey,
   sealPrivateJwk,
@@ -8,18 +10,48 @@ import {
 } from '@tap/tokens';
 import type { JWK } from 'jose';
 import { identityErrors } from '../domain/errors.js';
-import type { SigningKeysRepository } from '../store/signing-keys-repository.js';
+import type { SigningKeysRepository, SigningPointer } from '../store/signing-keys-repository.js';
+
+/**
+ * A new key is published in the JWKS this long before it signs. Verifiers refetch the key set
+ * at most once a second on an unknown kid; publishing first means none of them can meet a
+ * token whose key it has not been able to fetch yet.
+ */
+export const KEY_PUBLISH_AHEAD_MS = 2_000;
+/** How often each identity replica re-reads which key signs (a rotation made by another replica). */
+export const KEY_POLL_INTERVAL_MS = 5_000;
+/**
+ * The least time a replaced key keeps verifying after the new one activates: every token it
+ * signed has expired by then, including those signed by replicas that had not polled yet.
+ */
+export const MIN_KEY_RETENTION_MS =
+  (ACCESS_TOKEN_TTL_SECONDS + DEFAULT_CLOCK_TOLERANCE_SECONDS + 60) * 1_000 + KEY_POLL_INTERVAL_MS;
+
+export interface RotationResult {
+  readonly kid: string;
+  readonly activatesAt: Date;
+  readonly previousKid: string;
+  readonly previousRetiresAt: Date;
+}
 
 export interface KeyRing {
-  /** Ensures a current key exists (creating the first one) and loads it. */
+  /** Ensures a current key exists (creating the first one) and loads the signing keys. */
   load(now: Date): Promise<void>;
-  signer(): TokenSigner;
+  /** Re-reads which key signs (another replica may have rotated). */
+  refresh(now: Date): Promise<void>;
+  /** The signer for tokens minted at `now`. */
+  signer(now: Date): TokenSigner;
   jwks(now: Date): Promise<JWK[]>;
+  /**
+   * Zero-downtime rotation: a new key is published now and signs from `activatesAt`; the old
+   * one stops signing then and keeps verifying for `retentionMs` (at least MIN_KEY_RETENTION_MS).
+   */
+  rotate(now: Date, retentionMs: number): Promise<RotationResult>;
 }
 
 /**
- * Identity's signing keys: the current key signs; every key not yet retired verifies (JWKS), so
- * a rotation never invalidates tokens in flight.
+ * Identity's signing keys: one signs at a time; every key not yet retired verifies (JWKS), so a
+ * rotation never invalidates tokens in flight.
  */
 export function createKeyRing(options: {
   repository: SigningKeysRepository;
@@ -27,40 +59,86 @@ export function createKeyRing(options: {
   issuer: string;
   audience: string;
 }): KeyRing {
-  let current: { kid: string; signer: TokenSigner } | undefined;
+  const { repository } = options;
+  const signers = new Map<string, TokenSigner>();
+  let pointer: SigningPointer | undefined;
 
-  const loadKid = async (kid: string): Promise<void> => {
-    if (current?.kid === kid) return;
-    const stored = await options.repository.find(kid);
+  const loadSigner = async (kid: string): Promise<void> => {
+    if (signers.has(kid)) return;
+    const stored = await repository.find(kid);
     if (!stored) throw identityErrors.create('SIGNING_KEY_UNAVAILABLE');
-    const privateKey = await importPrivateKey(await unsealPrivateJwk(stored.sealedPrivateJwk, options.keyEncryptionSecret));
-    current = { kid, signer: createTokenSigner({ kid, privateKey, issuer: options.issuer, audience: options.audience }) };
+    const privateKey = await importPrivateKey(
+      await unsealPrivateJwk(stored.sealedPrivateJwk, options.keyEncryptionSecret),
+    );
+    signers.set(
+      kid,
+      createTokenSigner({ kid, privateKey, issuer: options.issuer, audience: options.audience }),
+    );
   };
 
-  return {
+  const adopt = async (next: SigningPointer): Promise<void> => {
+    await loadSigner(next.kid);
+    if (next.previousKid) await loadSigner(next.previousKid);
+    pointer = next;
+    // Only the keys the pointer names may sign; forget any others (bounded memory).
+    for (const kid of signers.keys()) if (kid !== next.kid && kid !== next.previousKid) signers.delete(kid);
+  };
+
+  const createKey = async (now: Date): Promise<string> => {
+    const fresh = await generateSigningKey();
+    await repository.insert({
+      kid: fresh.kid,
+      publicJwk: fresh.publicJwk,
+      sealedPrivateJwk: await sealPrivateJwk(fresh.privateJwk, options.keyEncryptionSecret),
+      createdAt: now,
+      retiresAt: null,
+    });
+    return fresh.kid;
+  };
+
+  const ring: KeyRing = {
     async load(now) {
-      let kid = await options.repository.currentKid();
-      if (!kid) {
-        const fresh = await generateSigningKey();
-        await options.repository.insert({
-          kid: fresh.kid,
-          publicJwk: fresh.publicJwk,
-          sealedPrivateJwk: await sealPrivateJwk(fresh.privateJwk, options.keyEncryptionSecret),
-          createdAt: now,
-          retiresAt: null,
-        });
-        kid = await options.repository.claimCurrentIfNone(fresh.kid, now);
+      if (!(await repository.currentPointer())) {
+        const kid = await createKey(now);
+        const winner = await repository.claimCurrentIfNone(kid, now);
         // Another replica won the race: drop the key nobody will use.
-        if (kid !== fresh.kid) await options.repository.remove(fresh.kid);
+        if (winner !== kid) await repository.remove(kid);
       }
-      await loadKid(kid);
+      await ring.refresh(now);
     },
-    signer() {
-      if (!current) throw identityErrors.create('SIGNING_KEY_UNAVAILABLE');
-      return current.signer;
+    async refresh() {
+      const next = await repository.currentPointer();
+      if (!next) throw identityErrors.create('SIGNING_KEY_UNAVAILABLE');
+      await adopt(next);
+    },
+    signer(now) {
+      if (!pointer) throw identityErrors.create('SIGNING_KEY_UNAVAILABLE');
+      const pending =
+        pointer.activatesAt !== undefined && now < pointer.activatesAt && pointer.previousKid !== undefined;
+      const signer = signers.get(pending ? pointer.previousKid! : pointer.kid);
+      if (!signer) throw identityErrors.create('SIGNING_KEY_UNAVAILABLE');
+      return signer;
     },
     async jwks(now) {
-      return (await options.repository.listVerifying(now)).map((key) => key.publicJwk);
+      return (await repository.listVerifying(now)).map((key) => key.publicJwk);
+    },
+    async rotate(now, retentionMs) {
+      const current = await repository.currentPointer();
+      if (!current) throw identityErrors.create('SIGNING_KEY_UNAVAILABLE');
+      // One rotation at a time: the next must wait until the last key has started signing.
+      if (current.activatesAt && now < current.activatesAt)
+        throw identityErrors.create('SIGNING_KEY_ROTATION_CONFLICT');
+      const kid = await createKey(now);
+      const activatesAt = new Date(now.getTime() + KEY_PUBLISH_AHEAD_MS);
+      if (!(await repository.switchCurrent(current.kid, kid, activatesAt, now))) {
+        await repository.remove(kid);
+        throw identityErrors.create('SIGNING_KEY_ROTATION_CONFLICT');
+      }
+      const previousRetiresAt = new Date(activatesAt.getTime() + Math.max(retentionMs, MIN_KEY_RETENTION_MS));
+      await repository.retire(current.kid, previousRetiresAt);
+      await ring.refresh(now);
+      return { kid, activatesAt, previousKid: current.kid, previousRetiresAt };
     },
   };
+  return ring;
 }

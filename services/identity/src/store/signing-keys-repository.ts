@@ -19,13 +19,30 @@ interface PointerDocument {
   _id: 'current';
   kid: string;
   since: Date;
+  /** Set by a rotation: `previousKid` keeps signing until `activatesAt`, then `kid` does. */
+  previousKid?: string;
+  activatesAt?: Date;
+}
+
+/** Which key signs: `kid` from `activatesAt` on (always, when unset), `previousKid` before. */
+export interface SigningPointer {
+  readonly kid: string;
+  readonly previousKid: string | undefined;
+  readonly activatesAt: Date | undefined;
 }
 
 export interface SigningKeysRepository {
   insert(key: StoredSigningKey): Promise<void>;
   /** Makes `kid` current only if no key is current yet; returns the current kid either way. */
   claimCurrentIfNone(kid: string, now: Date): Promise<string>;
-  currentKid(): Promise<string | undefined>;
+  currentPointer(): Promise<SigningPointer | undefined>;
+  /**
+   * Compare-and-set of the pointer: only while `fromKid` is the current kid, so of two
+   * concurrent rotations one wins. True when this call moved it.
+   */
+  switchCurrent(fromKid: string, toKid: string, activatesAt: Date, now: Date): Promise<boolean>;
+  /** Sets when a key leaves the JWKS. */
+  retire(kid: string, at: Date): Promise<void>;
   find(kid: string): Promise<StoredSigningKey | undefined>;
   /** Keys that still verify at `now` (not retired yet). */
   listVerifying(now: Date): Promise<StoredSigningKey[]>;
@@ -56,8 +73,19 @@ export function signingKeysRepository(db: Db): SigningKeysRepository {
       );
       return result?.kid ?? kid;
     },
-    async currentKid() {
-      return (await pointer.findOne({ _id: 'current' }))?.kid;
+    async currentPointer() {
+      const doc = await pointer.findOne({ _id: 'current' });
+      return doc ? { kid: doc.kid, previousKid: doc.previousKid, activatesAt: doc.activatesAt } : undefined;
+    },
+    async switchCurrent(fromKid, toKid, activatesAt, now) {
+      const result = await pointer.updateOne(
+        { _id: 'current', kid: fromKid },
+        { $set: { kid: toKid, previousKid: fromKid, activatesAt, since: now } },
+      );
+      return result.modifiedCount === 1;
+    },
+    async retire(kid, at) {
+      await keys.updateOne({ _id: kid }, { $set: { retiresAt: at } });
     },
     async find(kid) {
       const doc = await keys.findOne({ _id: kid });

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { identityErrors } from '../domain/errors.js';
 import type { Tenant } from '../domain/tenant.js';
+import { isDuplicateKey } from './mongo-errors.js';
 
 interface TenantDocument {
   _id: string;
@@ -13,10 +14,11 @@ export interface TenantsRepository {
   insert(tenant: Tenant): Promise<void>;
   findById(tenantId: string): Promise<Tenant | undefined>;
   findBySlug(slug: string): Promise<Tenant | undefined>;
+  /** Compensation only: undoes an insert whose companion write failed. */
+  remove(tenantId: string): Promise<void>;
   ensureIndexes(): Promise<void>;
 }
 
-const DUPLICATE_KEY = 11_000;
 
 const toTenant = (doc: TenantDocument): Tenant => ({ id: doc._id, name: doc.name, slug: doc.slug, createdAt: doc.createdAt });
 
@@ -30,13 +32,16 @@ export function tenantsRepository(db: Db): TenantsRepository {
       try {
         await tenants.insertOne({ _id: tenant.id, name: tenant.name, slug: tenant.slug, createdAt: tenant.createdAt });
       } catch (error) {
-        if ((error as { code?: number }).code === DUPLICATE_KEY) throw identityErrors.create('TENANT_SLUG_TAKEN');
+        if (isDuplicateKey(error)) throw identityErrors.create('TENANT_SLUG_TAKEN');
         throw error;
       }
     },
     async findById(tenantId) {
       const doc = await tenants.findOne({ _id: tenantId });
       return doc ? toTenant(doc) : undefined;
+    },
+    async remove(tenantId) {
+      await tenants.deleteOne({ _id: tenantId });
     },
     async findBySlug(slug) {
       const doc = await tenants.findOne({ slug });

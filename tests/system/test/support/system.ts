@@ -1,22 +1,27 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { buildApp as buildAdoption } from '@tap/adoption';
+import { buildApp as buildAdoption, type AdoptionApp, type DriftWatchJob } from '@tap/adoption';
 import { contracts, type ProductEvent } from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
 import { createEventPublisher, type DurableConsumer } from '@tap/events';
-import { buildApp as buildGateway, createServiceClients } from '@tap/gateway';
+import { buildApp as buildGateway, createServiceClients, redisSessionRevocations } from '@tap/gateway';
 import { createClient, unaryCall } from '@tap/grpc-kit';
 import { buildApp as buildIdentity } from '@tap/identity';
 import { Readiness } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
 import { createLogger } from '@tap/telemetry';
 import { infraUrls, testNamespace } from '@tap/testkit';
-import { createTokenVerifier } from '@tap/tokens';
+import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
+import { createTokenVerifier, createVerificationCache } from '@tap/tokens';
 import type { FastifyInstance } from 'fastify';
 import { MongoClient } from 'mongodb';
+import { waitFor } from './wait-for.js';
 
 export const OPERATOR_TOKEN = 'system-test-operator-token-0123456789abcdef';
-const TOKENS = { issuer: 'https://identity.system-test', audience: 'tap-api' };
+export const SYSTEM_TOKENS = { issuer: 'https://identity.system-test', audience: 'tap-api' };
+/** Identity's key-encryption secret here; tests that forge tokens unseal its key with it. */
+export const SYSTEM_KEY_ENCRYPTION_SECRET = 'k'.repeat(40);
+const TOKENS = SYSTEM_TOKENS;
 
 export interface HttpResponse {
   readonly status: number;
@@ -26,12 +31,18 @@ export interface HttpResponse {
 
 export interface System {
   readonly gateway: FastifyInstance;
+  /** The adoption service (tests run drift-watch passes through it). */
+  readonly adoption: AdoptionApp;
   /** The gateway's base URL on a real loopback socket (e.g. http://127.0.0.1:PORT). */
   readonly baseUrl: string;
   /** One HTTP request to the gateway; `body` objects are sent as JSON. */
   http(method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown }): Promise<HttpResponse>;
   readonly namespace: string;
   readonly events: { readonly streamName: string; readonly subjectPrefix: string };
+  /** The services' gRPC addresses, for the operator CLI and direct operator calls. */
+  readonly addresses: { readonly identity: string; readonly entitlements: string };
+  /** Redis keys of this system (revocation marks, auth-endpoint limits) start with this. */
+  readonly redisPrefix: string;
   createTenant(name: string): Promise<string>;
   setTier(tenantId: string, tierCode: string): Promise<void>;
   token(tenantId: string, role?: string, scopes?: string[]): Promise<string>;
@@ -44,17 +55,39 @@ export interface System {
  * in the shared Mongo-wire server, the adoption consumer on its own stream, and the gateway
  * as a Fastify instance (tests call it with inject()).
  */
-export async function startSystem(label: string): Promise<System> {
+export interface SystemOptions {
+  /** Proxy hops the gateway trusts (1 lets a test choose its client address with X-Forwarded-For). */
+  readonly trustProxyHops?: number;
+  /** Identity's refresh-token grace window (default 30 s). */
+  readonly refreshReuseGraceMs?: number;
+  /** Adoption's clock (recomputes, consumer, drift watch); real time when absent. */
+  readonly now?: () => Date;
+  /** Starts adoption's scheduled drift watch at this interval; not started when absent. */
+  readonly driftWatchIntervalMs?: number;
+}
+
+export async function startSystem(label: string, options: SystemOptions = {}): Promise<System> {
   const urls = infraUrls();
   const namespace = testNamespace(label);
+  // Fail-fast clients, as in production: identity writes revocations, the gateway reads them.
+  const redis = createRateLimitRedis(urls.redisUrl, { commandTimeout: 1_000 });
+  const redisPrefix = `${namespace}:`;
+  // Without an offline queue, commands sent before the connection is up fail: wait for it.
+  await waitFor(async () => (redis.status === 'ready' ? true : undefined), 10_000, 20);
   const logger = createLogger({ service: 'system-test', level: 'silent' });
   const mongo = new MongoClient(urls.mongoUrl);
   const databases = ['identity', 'adoption', 'entitlements'].map((name) => `${namespace}_${name}`);
   const [identityDb, adoptionDb, entitlementsDb] = databases.map((name) => mongo.db(name));
 
   const identity = buildIdentity({
-    config: { tokens: { ...TOKENS, keyEncryptionSecret: 'k'.repeat(40), keyRetentionMs: 86_400_000 }, operatorToken: OPERATOR_TOKEN },
+    config: {
+      tokens: { ...TOKENS, keyEncryptionSecret: SYSTEM_KEY_ENCRYPTION_SECRET, keyRetentionMs: 86_400_000 },
+      operatorToken: OPERATOR_TOKEN,
+      revocationKeyPrefix: `${redisPrefix}revoked`,
+      ...(options.refreshReuseGraceMs ? { sessions: { refreshReuseGraceMs: options.refreshReuseGraceMs } } : {}),
+    },
     db: identityDb!,
+    redis,
     logger,
   });
   await identity.prepare();
@@ -71,23 +104,39 @@ export async function startSystem(label: string): Promise<System> {
   const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: events.subjectPrefix });
   const entitlementsClient = createClient(contracts().entitlements.EntitlementsService, entitlementsAddress);
   const adoption = buildAdoption({
-    config: { events: { ...events, consumerName: namespace, duplicateWindowMs: 60_000 } },
+    config: {
+      events: { ...events, consumerName: namespace, duplicateWindowMs: 60_000 },
+      driftWatch: {
+        intervalMs: options.driftWatchIntervalMs ?? 60_000,
+        rescanMs: 15 * 60_000,
+        leaseMs: 60_000,
+      },
+    },
     db: adoptionDb!,
     verifier,
     entitlements: entitlementsClient,
     publish: (event) => publisher.publish(event),
     logger,
+    ...(options.now ? { now: options.now } : {}),
   });
+  await adoption.prepare();
   const consumer: DurableConsumer = await adoption.startConsumer(nc);
+  const driftWatch: DriftWatchJob | undefined =
+    options.driftWatchIntervalMs === undefined ? undefined : adoption.startDriftWatch();
   const adoptionAddress = `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`;
 
   const clients = createServiceClients({ identity: identityAddress, adoption: adoptionAddress, entitlements: entitlementsAddress });
   const gateway = await buildGateway({
-    config: { bodyLimitBytes: 64 * 1024, trustProxyHops: 0 },
+    config: { bodyLimitBytes: 64 * 1024, trustProxyHops: options.trustProxyHops ?? 0 },
     clients,
-    verifier,
+    // As main.ts wires it: tokens verified once, revocation checked on every request.
+    verifier: createVerificationCache(verifier),
     readiness: new Readiness(),
     logger,
+    auth: {
+      revocations: redisSessionRevocations(redis, `${redisPrefix}revoked`),
+      limiter: createRateLimiter({ redis, keyPrefix: `${redisPrefix}rl` }),
+    },
   });
   // A real socket rather than inject(): the request goes through Node's HTTP stack as in production.
   await gateway.listen({ host: '127.0.0.1', port: 0 });
@@ -99,6 +148,7 @@ export async function startSystem(label: string): Promise<System> {
 
   return {
     gateway,
+    adoption,
     baseUrl,
     async http(method, path, options = {}) {
       const isJson = options.body !== undefined && typeof options.body !== 'string';
@@ -119,6 +169,8 @@ export async function startSystem(label: string): Promise<System> {
     },
     namespace,
     events,
+    addresses: { identity: identityAddress, entitlements: entitlementsAddress },
+    redisPrefix,
     async createTenant(name) {
       const tenant = await unaryCall(identityClient, 'CreateTenant', { name, slug: '' }, operator);
       return tenant.id;
@@ -133,6 +185,7 @@ export async function startSystem(label: string): Promise<System> {
     publish: (event) => publisher.publish(event),
     async stop() {
       await gateway.close();
+      await driftWatch?.stop();
       await consumer.stop();
       await Promise.all([identity.grpc.shutdown(500), entitlements.grpc.shutdown(500), adoption.grpc.shutdown(500)]);
       clients.close();
@@ -142,6 +195,9 @@ export async function startSystem(label: string): Promise<System> {
       await nc.drain();
       await Promise.all(databases.map((name) => mongo.db(name).dropDatabase()));
       await mongo.close();
+      const keys = await redis.keys(`${redisPrefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
     },
   };
 }

@@ -27,8 +27,8 @@ export function invalidToken(description: string): HttpError {
   return oauthError(401, 'invalid_token', description, { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` });
 }
 
-export function insufficientScope(scope: string): HttpError {
-  return oauthError(403, 'insufficient_scope', `This request needs the scope ${scope}`, {
-    'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
-  });
+/** RFC 6750 §3.1: the token is valid but does not grant enough (a scope, or a user's token). */
+export function insufficientScope(scope: string, description = `This request needs the scope ${scope}`): HttpError {
+  const challenge = scope ? `Bearer error="insufficient_scope", scope="${scope}"` : 'Bearer error="insufficient_scope"';
+  return oauthError(403, 'insufficient_scope', description, { 'www-authenticate': challenge });
 }

@@ -1,6 +1,7 @@
-import { GrpcStatus, isRemoteCallError, type RemoteCallError } from '@tap/grpc-kit';
+import { GrpcStatus, isDependencyUnavailable, isRemoteCallError, type RemoteCallError } from '@tap/grpc-kit';
 import type { FastifyError } from 'fastify';
-import { generalError, insufficientScope, invalidToken, type HttpError } from './http-error.js';
+import { generalError, insufficientScope, invalidToken, oauthError, type HttpError } from './http-error.js';
+import { OAuthRequestError } from './oauth-request-error.js';
 
 /**
  * Where the spec asks for a status other than the one a reason's kind implies. Everything
@@ -28,9 +29,18 @@ const STATUS_BY_GRPC: Partial<Record<GrpcStatus, number>> = {
 /** The one mapping from anything thrown while handling a request to the spec's HTTP error. */
 export function toHttpError(error: unknown): HttpError {
   if (isRemoteCallError(error)) return fromRemote(error);
+  // The gateway's own dependencies (Redis for the revocation list): unavailable, not a bug.
+  if (isDependencyUnavailable(error))
+    return {
+      ...generalError(503, 'SERVICE_UNAVAILABLE', 'Try again shortly'),
+      headers: { 'retry-after': '1' },
+    };
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.validation) {
-    const details = fastifyError.validation.map((v) => ({ path: v.instancePath || v.params?.['missingProperty'] || '/', message: v.message }));
+    const details = fastifyError.validation.map((v) => ({
+      path: v.instancePath || v.params?.['missingProperty'] || '/',
+      message: v.message,
+    }));
     return generalError(400, 'VALIDATION_FAILED', 'The request is not valid', details);
   }
   switch (fastifyError.code) {
@@ -48,14 +58,19 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof SyntaxError || fastifyError.statusCode === 400) {
     return generalError(400, 'INVALID_JSON', 'The body is not valid JSON');
   }
-  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+  if (
+    typeof fastifyError.statusCode === 'number' &&
+    fastifyError.statusCode >= 400 &&
+    fastifyError.statusCode < 500
+  ) {
     return generalError(fastifyError.statusCode, 'INVALID_REQUEST', 'The request could not be processed');
   }
   return generalError(500, 'INTERNAL', 'Something went wrong on our side');
 }
 
 function fromRemote(error: RemoteCallError): HttpError {
-  if (error.grpcStatus === GrpcStatus.UNAUTHENTICATED) return invalidToken('The access token is expired, malformed or revoked');
+  if (error.grpcStatus === GrpcStatus.UNAUTHENTICATED)
+    return invalidToken('The access token is expired, malformed or revoked');
   if (error.reason === 'SCOPE_MISSING') {
     const scope = error.details?.['scope'];
     return insufficientScope(typeof scope === 'string' ? scope : '');
@@ -63,7 +78,53 @@ function fromRemote(error: RemoteCallError): HttpError {
   const status = (error.reason && STATUS_BY_REASON[error.reason]) || STATUS_BY_GRPC[error.grpcStatus];
   if (!status) return generalError(500, 'INTERNAL', 'Something went wrong on our side');
   if (status === 503) {
-    return { ...generalError(503, 'SERVICE_UNAVAILABLE', 'Try again shortly'), headers: { 'retry-after': '1' } };
+    return {
+      ...generalError(503, 'SERVICE_UNAVAILABLE', 'Try again shortly'),
+      headers: { 'retry-after': '1' },
+    };
   }
   return generalError(status, error.reason ?? 'ERROR', error.message, error.details);
+}
+
+/** Identity's reasons on the public token endpoints, as the spec's OAuth-style errors. */
+const OAUTH_BY_REASON: Readonly<Record<string, { status: number; error: string }>> = {
+  // Login: unknown email, wrong password and inactive account are one answer (no enumeration).
+  INVALID_CREDENTIALS: { status: 401, error: 'invalid_client' },
+  CLIENT_AUTH_FAILED: { status: 401, error: 'invalid_client' },
+  REFRESH_TOKEN_INVALID: { status: 401, error: 'invalid_token' },
+  SCOPE_NOT_GRANTED: { status: 400, error: 'invalid_scope' },
+};
+
+/**
+ * The mapping for the public token endpoints (`/oauth/token`, `/auth/login`, `/auth/refresh`,
+ * `/auth/logout`): the spec's OAuth-style body `{ error, error_description }` for everything.
+ * Every malformed request (missing field, wrong content type, bad JSON or form) is
+ * `400 invalid_request`, as the spec's authentication error table has it.
+ */
+export function toOAuthHttpError(error: unknown): HttpError {
+  if (error instanceof OAuthRequestError)
+    return oauthError(error.status, error.error, error.message, { ...error.headers });
+  if (isRemoteCallError(error)) {
+    const mapped = error.reason ? OAUTH_BY_REASON[error.reason] : undefined;
+    if (mapped) return oauthError(mapped.status, mapped.error, error.message);
+    if (error.grpcStatus === GrpcStatus.INVALID_ARGUMENT)
+      return oauthError(400, 'invalid_request', error.message);
+  }
+  if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return oauthError(400, 'invalid_request', 'This endpoint does not accept that Content-Type');
+  }
+  const general = toHttpError(error);
+  if (general.status === 401 || general.status === 403) return general;
+  if (general.status === 503)
+    return oauthError(503, 'temporarily_unavailable', 'Try again shortly', { 'retry-after': '1' });
+  if (general.status >= 500) return oauthError(500, 'server_error', 'Something went wrong on our side');
+  const body = general.body as { error: { message?: string; details?: unknown } };
+  const details = Array.isArray(body.error.details)
+    ? (body.error.details as { path: string; message?: string }[])
+    : [];
+  const description =
+    details.length > 0
+      ? details.map((d) => `${d.path} ${d.message ?? ''}`.trim()).join('; ')
+      : (body.error.message ?? 'The request is malformed');
+  return oauthError(general.status === 413 ? 413 : 400, 'invalid_request', description);
 }

@@ -1,7 +1,9 @@
 import { InvalidTokenError, type AccessClaims, type TokenVerifier } from '@tap/tokens';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { invalidToken } from '../errors/http-error.js';
+import type { SessionRevocations } from '../../session-revocations.js';
+import { checkRequirement } from '../auth/requirements.js';
+import { invalidToken, type HttpError } from '../errors/http-error.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,26 +19,35 @@ const BEARER = /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/;
 
 /**
  * Bearer authentication as a hook (not in each handler). The gateway verifies the token itself
- * and forwards it unchanged, so every service verifies it again (zero trust).
+ * and forwards it unchanged, so every service verifies it again (zero trust). It then asks the
+ * revocation list about the token's session (logout must take effect at once, not at expiry)
+ * and checks the route's `config.auth` requirement (scope or role).
  */
-export const authenticatePlugin = fp(async (app: FastifyInstance, options: { verifier: TokenVerifier }) => {
+export const authenticatePlugin = fp(async (app: FastifyInstance, options: { verifier: TokenVerifier; revocations?: SessionRevocations | undefined }) => {
   app.decorateRequest('auth', undefined);
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
     const token = header ? BEARER.exec(header)?.[1] : undefined;
-    const refuse = (description: string) => {
-      const error = invalidToken(description);
+    const send = (error: HttpError) => {
       for (const [name, value] of Object.entries(error.headers ?? {})) void reply.header(name, value);
       return reply.status(error.status).send(error.body);
     };
+    const refuse = (description: string) => send(invalidToken(description));
     if (!token) return refuse('A bearer token is required');
+    let claims: AccessClaims;
     try {
-      const claims = await options.verifier.verify(token);
-      request.auth = { claims, authorization: `Bearer ${token}` };
+      claims = await options.verifier.verify(token);
     } catch (error) {
       if (error instanceof InvalidTokenError) return refuse('The access token is expired, malformed or revoked');
       throw error;
     }
+    // Same answer as any other bad token: a revoked one says nothing more about the session.
+    if (options.revocations && (await options.revocations.isRevoked(claims.sessionId))) {
+      return refuse('The access token is expired, malformed or revoked');
+    }
+    request.auth = { claims, authorization: `Bearer ${token}` };
+    const refusal = checkRequirement(claims, request.routeOptions.config.auth);
+    if (refusal) return send(refusal);
     return undefined;
   });
 });

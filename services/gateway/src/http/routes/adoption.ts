@@ -1,71 +1,45 @@
-import type { AdoptionState__Output, Milestone__Output } from '@tap/contracts';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
+import {
+  adoptionStateJson,
+  coverageCellJson,
+  healthExplanationJson,
+  nextBestActionJson,
+  riskSignalJson,
+} from './adoption-json.js';
+import { adoptionPlanRoutes } from './adoption-plans.js';
+import { completeBody, milestoneKeyParams, riskSignalsQuery } from './adoption-request-schemas.js';
+import {
+  coverageResponse,
+  healthExplanationResponse,
+  nextBestActionResponse,
+  riskSignalsResponse,
+  stateResponse,
+} from './adoption-response-schemas.js';
 
-/** The spec's Milestone resource from the wire message. */
-export function milestoneJson(m: Milestone__Output) {
-  return {
-    key: m.key,
-    chapter: m.chapter,
-    internalStage: m.internalStage,
-    status: m.status,
-    completionMode: m.completionMode,
-    triggerEvent: m.triggerEvent || null,
-    dependsOn: m.dependsOn,
-    displayOrder: m.displayOrder,
-    requiredCapability: m.requiredCapability ?? null,
-    paidTeaser: m.paidTeaser,
-    lockedReasons: m.lockedReasons.map((r) => ({ unmetDependencyKey: r.unmetDependencyKey })),
-    completedAt: m.completedAt ?? null,
-    upgradeContext: null,
-  };
-}
 
-/** The spec's Adoption state resource from the wire message. */
-export function adoptionStateJson(s: AdoptionState__Output) {
-  return {
-    companyId: s.companyId,
-    currentMaturityRung: s.currentMaturityRung,
-    pathProfile: s.pathProfile,
-    healthScore: s.healthScore ?? null,
-    healthBand: s.healthBand,
-    networkDensity: s.networkDensity,
-    lastRecomputedAt: s.lastRecomputedAt,
-    version: s.version,
-    milestones: s.milestones.map(milestoneJson),
-  };
-}
-
-const keyParams = {
-  type: 'object',
-  required: ['key'],
-  properties: { key: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' } },
-};
-
-const completeBody = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  properties: {
-    evidenceRef: { type: 'string', maxLength: 500 },
-    expectedVersion: { type: 'integer', minimum: 0 },
-  },
-};
-
-/** Tenant-scoped adoption endpoints; the tenant always comes from the verified token. */
-export async function adoptionRoutes(app: FastifyInstance, options: { clients: ServiceClients }): Promise<void> {
+/**
+ * Tenant-scoped adoption endpoints (spec: "Adoption endpoints", plus our health explanation);
+ * the tenant always comes from the verified token. Risk-signal `limit`: 50 when absent, 1 to
+ * 200 accepted, anything else 400 (docs/adoption-model.md).
+ */
+export async function adoptionRoutes(
+  app: FastifyInstance,
+  options: { clients: ServiceClients },
+): Promise<void> {
   const { adoption } = options.clients;
   app.addHook('onRequest', app.authenticate);
 
-  app.get('/tenant/adoption/state', async (request) => {
+  app.get('/tenant/adoption/state', { schema: { response: stateResponse } }, async (request) => {
     const state = await unaryCall(adoption, 'GetState', {}, { authorization: request.auth!.authorization });
     return ok(adoptionStateJson(state));
   });
 
   app.post<{ Params: { key: string }; Body: { evidenceRef?: string; expectedVersion?: number } | null }>(
     '/tenant/adoption/milestones/:key/complete',
-    { schema: { params: keyParams, body: completeBody } },
+    { schema: { params: milestoneKeyParams, body: completeBody, response: stateResponse } },
     async (request) => {
       const body = request.body ?? {};
       const state = await unaryCall(
@@ -81,4 +55,59 @@ export async function adoptionRoutes(app: FastifyInstance, options: { clients: S
       return ok(adoptionStateJson(state));
     },
   );
+
+  app.get(
+    '/tenant/adoption/next-best-action',
+    { schema: { response: nextBestActionResponse } },
+    async (request) => {
+      const view = await unaryCall(
+        adoption,
+        'GetNextBestAction',
+        {},
+        { authorization: request.auth!.authorization },
+      );
+      return ok(nextBestActionJson(view));
+    },
+  );
+
+  app.get('/tenant/adoption/coverage', { schema: { response: coverageResponse } }, async (request) => {
+    const coverage = await unaryCall(
+      adoption,
+      'GetCoverage',
+      {},
+      { authorization: request.auth!.authorization },
+    );
+    return ok({ cells: coverage.cells.map(coverageCellJson) });
+  });
+
+  app.get<{ Querystring: { limit?: string } }>(
+    '/tenant/adoption/risk-signals',
+    { schema: { querystring: riskSignalsQuery, response: riskSignalsResponse } },
+    async (request) => {
+      const { limit } = request.query;
+      const list = await unaryCall(
+        adoption,
+        'ListRiskSignals',
+        limit === undefined ? {} : { limit: Number(limit) },
+        { authorization: request.auth!.authorization },
+      );
+      return ok({ signals: list.signals.map(riskSignalJson) });
+    },
+  );
+
+  app.get(
+    '/tenant/adoption/health-explanation',
+    { schema: { response: healthExplanationResponse } },
+    async (request) => {
+      const explanation = await unaryCall(
+        adoption,
+        'GetHealthExplanation',
+        {},
+        { authorization: request.auth!.authorization },
+      );
+      return ok(healthExplanationJson(explanation));
+    },
+  );
+
+  await adoptionPlanRoutes(app, options);
 }

@@ -1,0 +1,115 @@
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { buildApp as buildAdoption } from '@tap/adoption';
+import { contracts } from '@tap/contracts';
+import { buildApp as buildEntitlements } from '@tap/entitlements';
+import { createEventPublisher, ensureEventStream } from '@tap/events';
+import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createLogger } from '@tap/telemetry';
+import { createTokenSigner, createTokenVerifier, generateSigningKey, importPrivateKey } from '@tap/tokens';
+import { MongoClient } from 'mongodb';
+
+const OPERATOR_TOKEN = 'adoption-bench-operator-token-0123456789abcdef';
+const TOKENS = { issuer: 'https://identity.adoption-bench', audience: 'tap-api' };
+
+/**
+ * Adoption and entitlements built in this process, as in production but without identity: a
+ * real ES256 key signs the tokens and both services verify them with jose. Everything lives
+ * under `prefix` (databases, stream, subjects) and is removed by `close()`.
+ * @param {{ mongoUrl: string; natsUrl: string }} urls
+ * @param {string} prefix
+ */
+export async function openBed(urls, prefix) {
+  const logger = createLogger({ service: 'adoption-bench', level: 'silent' });
+  const key = await generateSigningKey();
+  const signer = createTokenSigner({
+    kid: key.kid,
+    privateKey: await importPrivateKey(key.privateJwk),
+    ...TOKENS,
+  });
+  const verifier = createTokenVerifier({ ...TOKENS, fetchJwks: async () => ({ keys: [key.publicJwk] }) });
+  const mongo = new MongoClient(urls.mongoUrl);
+  const db = mongo.db(`${prefix}_adoption`);
+  const entitlementsDb = mongo.db(`${prefix}_entitlements`);
+  const entitlements = buildEntitlements({
+    config: { operatorToken: OPERATOR_TOKEN },
+    db: entitlementsDb,
+    verifier,
+    logger,
+  });
+  await entitlements.prepare();
+  const entitlementsClient = createClient(
+    contracts().entitlements.EntitlementsService,
+    `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`,
+  );
+  const nc = await connect({ servers: urls.natsUrl, name: prefix });
+  const js = jetstream(nc);
+  const jsm = await jetstreamManager(nc);
+  const events = {
+    streamName: prefix.toUpperCase(),
+    subjectPrefix: prefix,
+    consumerName: prefix,
+    duplicateWindowMs: 60_000,
+  };
+  await ensureEventStream(jsm, {
+    streamName: events.streamName,
+    subjectPrefix: prefix,
+    duplicateWindowMs: 60_000,
+  });
+  const publisher = createEventPublisher(js, { subjectPrefix: prefix });
+  const adoption = buildAdoption({
+    config: { events },
+    db,
+    verifier,
+    entitlements: entitlementsClient,
+    publish: (e) => publisher.publish(e),
+    logger,
+  });
+  await adoption.prepare();
+  const client = createClient(
+    contracts().adoption.AdoptionService,
+    `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`,
+  );
+  /** Streams to delete on close (the adoption stream and any baseline stream). */
+  const streams = [events.streamName];
+  return {
+    streams,
+    db,
+    nc,
+    js,
+    jsm,
+    events,
+    publisher,
+    adoption,
+    client,
+    /** @param {string} tenantId @param {string} tierCode */
+    setTier: (tenantId, tierCode) =>
+      unaryCall(
+        entitlementsClient,
+        'SetTier',
+        { tenantId, tierCode },
+        { authorization: `Operator ${OPERATOR_TOKEN}` },
+      ),
+    /** @param {string} tenantId */
+    async bearer(tenantId) {
+      const input = {
+        subject: 'bench-user',
+        kind: /** @type {const} */ ('user'),
+        tenantId,
+        role: 'OWNER',
+        scopes: [],
+        sessionId: 'bench',
+      };
+      return `Bearer ${(await signer.sign(input)).token}`;
+    },
+    async close() {
+      client.close();
+      entitlementsClient.close();
+      await Promise.all([adoption.grpc.shutdown(500), entitlements.grpc.shutdown(500)]);
+      for (const name of streams) await jsm.streams.delete(name).catch(() => undefined);
+      await nc.drain();
+      await Promise.all([db.dropDatabase(), entitlementsDb.dropDatabase()]);
+      await mongo.close();
+    },
+  };
+}

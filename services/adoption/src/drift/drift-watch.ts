@@ -1,0 +1,89 @@
+import type { SignalTransition } from '../domain/index.js';
+import { recomputeOnWrite } from '../recompute-on-write.js';
+import type { AggregatesRepository } from '../store/aggregates-repository.js';
+import type { DriftRepository, DueTenant } from '../store/drift-repository.js';
+import { UNSEEN_TIER } from '../tier.js';
+
+/** Tenants one pass looks at, at most; the rest wait for the next tick, most overdue first. */
+export const DRIFT_BATCH_SIZE = 100;
+
+export interface DriftWatchDeps {
+  readonly aggregates: AggregatesRepository;
+  readonly drift: DriftRepository;
+  readonly now: () => Date;
+  readonly rescanMs: number;
+  readonly leaseMs: number;
+  readonly onTransitions: (tenantId: string, transitions: readonly SignalTransition[]) => void;
+  readonly onTenantError: (tenantId: string, error: unknown) => void;
+}
+
+/** What one pass did. */
+export interface DriftPassReport {
+  /** Tenants this replica claimed. */
+  readonly claimed: number;
+  /** Claimed tenants whose ledger it wrote. */
+  readonly recorded: number;
+  /** Ladder moves it recorded (each is recorded by exactly one writer). */
+  readonly transitions: number;
+  /** Claimed tenants another writer changed in between; the winner's write stands. */
+  readonly superseded: number;
+  readonly failed: number;
+}
+
+type Outcome = 'recorded' | 'superseded';
+
+async function checkTenant(
+  deps: DriftWatchDeps,
+  due: DueTenant,
+  now: Date,
+): Promise<{ outcome: Outcome; moved: number }> {
+  const aggregate = await deps.aggregates.load(due.tenantId);
+  const { derived, transitions, nextCheck } = recomputeOnWrite({
+    alwaysReschedule: true,
+    aggregate,
+    facts: aggregate.facts,
+    manualCompletions: aggregate.manualCompletions,
+    tier: aggregate.tier ?? UNSEEN_TIER,
+    version: aggregate.version,
+    now,
+    rescanMs: deps.rescanMs,
+  });
+  // Scheduled before the ledger write: a check that comes too early finds nothing to do, one
+  // that never comes would leave a risk unwatched.
+  await deps.drift.schedule(due.tenantId, nextCheck);
+  if (!(await deps.drift.record(due.tenantId, aggregate, derived, now)))
+    return { outcome: 'superseded', moved: 0 };
+  if (transitions.length > 0) deps.onTransitions(due.tenantId, transitions);
+  return { outcome: 'recorded', moved: transitions.length };
+}
+
+/**
+ * One drift-watch pass: each tenant whose check is due is claimed (an insert, so replicas
+ * running the pass at once split the tenants instead of sharing them), recomputed as of now with
+ * its stored tier snapshot, and its ledger stored if nothing moved since the read. A write that
+ * lost to the consumer or another replica is dropped: the winner wrote the same or a newer
+ * truth, and no ladder move is reported twice.
+ */
+export async function runDriftPass(deps: DriftWatchDeps): Promise<DriftPassReport> {
+  const due = await deps.drift.due(deps.now(), DRIFT_BATCH_SIZE);
+  const report = { claimed: 0, recorded: 0, transitions: 0, superseded: 0, failed: 0 };
+  for (const tenant of due) {
+    const now = deps.now();
+    let claim: string | null = null;
+    try {
+      claim = await deps.drift.claim(tenant, now, deps.leaseMs);
+      if (claim === null) continue;
+      report.claimed += 1;
+      const { outcome, moved } = await checkTenant(deps, tenant, now);
+      report[outcome] += 1;
+      report.transitions += moved;
+    } catch (error) {
+      report.failed += 1;
+      deps.onTenantError(tenant.tenantId, error);
+    } finally {
+      if (claim !== null)
+        await deps.drift.release(claim).catch((error: unknown) => deps.onTenantError(tenant.tenantId, error));
+    }
+  }
+  return report;
+}

@@ -1,0 +1,82 @@
+import type { AdoptionServiceHandlers, CompleteMilestoneRequest__Output, ProductEvent } from '@tap/contracts';
+import { unaryHandler } from '@tap/grpc-kit';
+import { adoptionErrors, completeMilestone } from '../domain/index.js';
+import { recomputeOnWrite } from '../recompute-on-write.js';
+import { callerTier, readTenant, recomputeForRead, type Caller } from '../tenant-state.js';
+import { callerOf, MAX_RPC_WRITE_ATTEMPTS, type AdoptionHandlerDeps } from './handler-deps.js';
+import { stateToWire } from './wire/state-to-wire.js';
+
+/** A manual completion: checked against a fresh read, written with a compare-and-set on the version. */
+async function complete(
+  deps: AdoptionHandlerDeps,
+  caller: Caller,
+  request: CompleteMilestoneRequest__Output,
+) {
+  const tenantId = caller.claims.tenantId;
+  const expectedVersion = request.expectedVersion ?? undefined;
+  const firstRead = deps.aggregates.load(tenantId);
+  const tier = await callerTier(deps, caller, firstRead, { upgradeContexts: true });
+  for (let attempt = 1; attempt <= MAX_RPC_WRITE_ATTEMPTS; attempt += 1) {
+    const aggregate = await (attempt === 1 ? firstRead : deps.aggregates.load(tenantId));
+    const { state } = recomputeForRead(aggregate, tier, deps.now());
+    const outcome = completeMilestone(
+      state,
+      request.key,
+      {
+        ...(expectedVersion === undefined ? {} : { expectedVersion: Number(expectedVersion) }),
+        ...(request.evidenceRef ? { evidenceRef: request.evidenceRef } : {}),
+        actorId: caller.claims.subject,
+        capabilities: tier.tier.capabilities,
+      },
+      deps.now(),
+      deps.newId,
+    );
+    if (!outcome.ok) throw outcome.error;
+    if (outcome.value.outcome === 'ALREADY_DONE') return stateToWire(state, aggregate.facts.length);
+    const { completion, event } = outcome.value;
+    const now = deps.now();
+    const write = recomputeOnWrite({
+      aggregate,
+      facts: aggregate.facts,
+      manualCompletions: [...aggregate.manualCompletions, completion],
+      tier: tier.tier,
+      version: aggregate.version + 1,
+      now,
+      rescanMs: deps.rescanMs,
+      upgradeContexts: tier.upgradeContexts,
+    });
+    if (write.reschedule) await deps.schedule(tenantId, write.reschedule);
+    if (await deps.aggregates.recordCompletion(tenantId, completion, aggregate.version, write.derived, now)) {
+      if (write.transitions.length > 0) deps.onTransitions(tenantId, write.transitions);
+      // After the write: the aggregate is the truth, the event only tells others. A failed
+      // publish is logged, not answered as a failure the client would retry against a done step.
+      await deps
+        .publish(event as ProductEvent)
+        .catch((error: unknown) =>
+          deps.logger.error({ err: error, eventId: event.id }, 'milestone.completed not published'),
+        );
+      return stateToWire(write.result.state, aggregate.facts.length);
+    }
+    // The caller pinned a version and the aggregate moved: that is the 409 it asked for.
+    if (expectedVersion !== undefined) break;
+  }
+  throw adoptionErrors.create('VERSION_CONFLICT', {
+    details: expectedVersion === undefined ? {} : { expectedVersion: Number(expectedVersion) },
+  });
+}
+
+/** GetState and CompleteMilestone. */
+export function stateHandlers(
+  deps: AdoptionHandlerDeps,
+): Pick<AdoptionServiceHandlers, 'GetState' | 'CompleteMilestone'> {
+  return {
+    GetState: unaryHandler('AdoptionService/GetState', deps.logger, async (_request, ctx) => {
+      const caller = await callerOf(ctx.metadata, deps.verifier);
+      const { aggregate, result } = await readTenant(deps, caller, { upgradeContexts: true });
+      return stateToWire(result.state, aggregate.facts.length);
+    }),
+    CompleteMilestone: unaryHandler('AdoptionService/CompleteMilestone', deps.logger, async (request, ctx) =>
+      complete(deps, await callerOf(ctx.metadata, deps.verifier), request),
+    ),
+  };
+}

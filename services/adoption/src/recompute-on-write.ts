@@ -1,0 +1,72 @@
+import {
+  recompute,
+  signalTransitions,
+  type EventFact,
+  type ManualCompletion,
+  type RecomputeResult,
+  type SignalTransition,
+  type UpgradeContexts,
+} from './domain/index.js';
+import { mergeSignals } from './drift/merge-signals.js';
+import { earlierCheck, nextDriftCheck } from './drift/next-check.js';
+import type { DerivedRecord, TenantAggregate } from './store/aggregate-document.js';
+import type { TierView } from './tier.js';
+
+/** What a write changes the aggregate to, before it is written. */
+export interface WriteInput {
+  /** The aggregate as read (its stored signals and band are the baseline). */
+  readonly aggregate: TenantAggregate;
+  readonly facts: readonly EventFact[];
+  readonly manualCompletions: readonly ManualCompletion[];
+  readonly tier: TierView;
+  /** The version the write produces. */
+  readonly version: number;
+  readonly now: Date;
+  readonly rescanMs: number;
+  readonly upgradeContexts?: UpgradeContexts;
+  /** The drift watch takes the next check whatever is scheduled: it has just consumed it. */
+  readonly alwaysReschedule?: boolean;
+}
+
+/** The recompute, what to store with the write, and which signals moved. */
+export interface WriteRecompute {
+  readonly result: RecomputeResult;
+  readonly derived: DerivedRecord;
+  /** When the drift watch should look at the tenant next (null: nothing can drift yet). */
+  readonly nextCheck: Date | null;
+  /** What a write puts in the drift schedule: `nextCheck` when it is earlier than what is there. */
+  readonly reschedule: Date | undefined;
+  /** Ladder moves against the stored ledger; reported only once the write has won. */
+  readonly transitions: readonly SignalTransition[];
+}
+
+/**
+ * Recomputes the aggregate as a write will leave it, so the write can carry the band (the
+ * hysteresis memory) and the drift-watch ledger in the same single-document update.
+ */
+export function recomputeOnWrite(input: WriteInput): WriteRecompute {
+  const result = recompute({
+    companyId: input.aggregate.tenantId,
+    pathProfile: input.tier.pathProfile,
+    facts: input.facts,
+    manualCompletions: input.manualCompletions,
+    capabilities: input.tier.capabilities,
+    ...(input.upgradeContexts ? { upgradeContexts: input.upgradeContexts } : {}),
+    previousBand: input.aggregate.lastBand,
+    version: input.version,
+    now: input.now,
+  });
+  const signals = mergeSignals(input.aggregate.signals, result.signals);
+  const hasFacts = input.facts.length > 0 || input.manualCompletions.length > 0;
+  const nextCheck = nextDriftCheck(signals, hasFacts, input.now, input.rescanMs);
+  const reschedule = input.alwaysReschedule
+    ? (nextCheck ?? undefined)
+    : earlierCheck(input.aggregate.scheduledCheck, nextCheck);
+  return {
+    result,
+    derived: { lastBand: result.state.healthBand, signals, scheduledCheck: reschedule ?? input.aggregate.scheduledCheck },
+    nextCheck,
+    reschedule,
+    transitions: signalTransitions(input.aggregate.signals, signals),
+  };
+}

@@ -1,0 +1,101 @@
+import type { EventFact, HealthBand, ManualCompletion, PathProfile, RiskSignal } from '../domain/index.js';
+
+/** The collection every adoption aggregate lives in, one document per tenant (`_id` = tenant id). */
+export const AGGREGATES_COLLECTION = 'aggregates';
+
+/**
+ * A tenant's facts may not grow past this. At roughly 250 bytes a fact the document stays
+ * near 5 MB, well inside the 16 MB document limit of MongoDB and FerretDB, and a recompute
+ * stays in the low milliseconds. See docs/adoption-model.md, "Storage layout".
+ */
+export const MAX_FACTS_PER_TENANT = 20_000;
+
+/**
+ * The tier last seen through an authenticated call. The event consumer and the drift watch
+ * have no caller token to ask entitlements with, so they recompute with this snapshot.
+ */
+export interface TierSnapshot {
+  readonly tierCode: string;
+  readonly pathProfile: PathProfile;
+  readonly capabilities: readonly string[];
+}
+
+/**
+ * One document holds everything a tenant's adoption is computed from and everything derived
+ * that must be remembered, so every write is a single-document update (no transactions on
+ * FerretDB v1). Two counters make the conditional updates:
+ * - `version` moves with what the state is computed from (a fact, a manual completion);
+ * - `driftRevision` moves with every write of `signals`, so two drift-watch replicas (or the
+ *   watch and the consumer) never both record the same escalation.
+ * Success plans live in their own collection (see plans-repository.ts).
+ */
+export interface AggregateDocument {
+  _id: string;
+  facts: EventFact[];
+  manualCompletions: ManualCompletion[];
+  version: number;
+  /** Band of the last recompute-on-write, for the health model's hysteresis. */
+  lastBand: HealthBand | null;
+  tier: TierSnapshot | null;
+  /** The drift-watch ledger: every signal with the rung it has been moved to. */
+  signals: RiskSignal[];
+  driftRevision: number;
+  /** The due time this document last put in the drift schedule (see drift/next-check.ts). */
+  scheduledCheck: Date | null;
+  updatedAt: Date;
+}
+
+/** What a read of the aggregate gives the rest of the service. */
+export interface TenantAggregate {
+  readonly tenantId: string;
+  readonly facts: readonly EventFact[];
+  readonly manualCompletions: readonly ManualCompletion[];
+  readonly version: number;
+  readonly lastBand: HealthBand | null;
+  readonly tier: TierSnapshot | null;
+  readonly signals: readonly RiskSignal[];
+  readonly driftRevision: number;
+  readonly scheduledCheck: Date | null;
+}
+
+/** What a recompute-on-write stores next to the change it made. */
+export interface DerivedRecord {
+  readonly lastBand: HealthBand;
+  readonly signals: readonly RiskSignal[];
+  readonly scheduledCheck: Date | null;
+}
+
+/** Fields of a document created on first contact (before any fact). */
+export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id'> {
+  return {
+    facts: [],
+    manualCompletions: [],
+    version: 0,
+    lastBand: null,
+    tier: null,
+    signals: [],
+    driftRevision: 0,
+    scheduledCheck: null,
+    updatedAt: now,
+  };
+}
+
+/** The stored document as the read model the service works with. */
+export function toAggregate(doc: AggregateDocument): TenantAggregate {
+  return {
+    tenantId: doc._id,
+    facts: doc.facts ?? [],
+    manualCompletions: doc.manualCompletions ?? [],
+    version: doc.version ?? 0,
+    lastBand: doc.lastBand ?? null,
+    tier: doc.tier ?? null,
+    signals: doc.signals ?? [],
+    driftRevision: doc.driftRevision ?? 0,
+    scheduledCheck: doc.scheduledCheck ?? null,
+  };
+}
+
+/** The `$set` part of a write that also records a recompute's derived values. */
+export function derivedFields(derived: DerivedRecord): Pick<AggregateDocument, 'lastBand' | 'signals' | 'scheduledCheck'> {
+  return { lastBand: derived.lastBand, signals: [...derived.signals], scheduledCheck: derived.scheduledCheck };
+}

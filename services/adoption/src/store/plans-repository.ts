@@ -1,0 +1,97 @@
+import type { Collection, Db } from 'mongodb';
+import type { SuccessPlan } from '../domain/index.js';
+import { isDuplicateKey } from './write-helpers.js';
+
+/** The collection of success plans, one document per plan generation of a tenant. */
+export const PLANS_COLLECTION = 'success_plans';
+/** Plans read back per tenant at most (a renewal a month is 83 years of history). */
+export const MAX_PLAN_GENERATIONS = 1_000;
+// Generations fetched per round trip while walking a tenant's chain.
+const READ_AHEAD = 4;
+
+/**
+ * A plan as stored: `_id` is `<tenantId>:<generation>`. The first plan is generation 0, the
+ * renewal of generation g is g + 1. Stored `status` is what the writer knew; the truth is the
+ * position: the last generation is ACTIVE, every earlier one RENEWED.
+ */
+interface PlanDocument {
+  _id: string;
+  tenantId: string;
+  generation: number;
+  plan: SuccessPlan;
+}
+
+export interface PlansRepository {
+  /** The tenant's plans, oldest first, statuses as the chain says; the last one is ACTIVE. */
+  chain(tenantId: string): Promise<readonly SuccessPlan[]>;
+  /** Stores the first plan; 'conflict' when the tenant already has one (then one is ACTIVE). */
+  create(tenantId: string, plan: SuccessPlan): Promise<'created' | 'conflict'>;
+  /**
+   * Stores `successor` as the generation after `predecessorGeneration`; 'conflict' when that
+   * generation exists, i.e. the predecessor was renewed already (a concurrent renewal won).
+   */
+  renew(
+    tenantId: string,
+    predecessorGeneration: number,
+    renewed: SuccessPlan,
+    successor: SuccessPlan,
+  ): Promise<'renewed' | 'conflict'>;
+}
+
+const planId = (tenantId: string, generation: number): string => `${tenantId}:${generation}`;
+
+/**
+ * Success plans as an insert-only chain of generations. An insert with a unique `_id` is the
+ * one write FerretDB v1 and MongoDB both apply atomically under concurrency, so claiming a
+ * generation is what makes "at most one ACTIVE plan per tenant" hold across replicas: of ten
+ * racing creates only one inserts generation 0, and of two racing renewals of generation g only
+ * one inserts g + 1. Reads walk the chain by `_id`, the lookup FerretDB answers without a scan.
+ */
+export function plansRepository(db: Db): PlansRepository {
+  const plans: Collection<PlanDocument> = db.collection(PLANS_COLLECTION);
+
+  const insert = async (tenantId: string, generation: number, plan: SuccessPlan): Promise<boolean> => {
+    try {
+      await plans.insertOne({ _id: planId(tenantId, generation), tenantId, generation, plan });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  };
+
+  return {
+    async chain(tenantId) {
+      const found: SuccessPlan[] = [];
+      while (found.length < MAX_PLAN_GENERATIONS) {
+        const ids = Array.from({ length: READ_AHEAD }, (_, i) => planId(tenantId, found.length + i));
+        const docs = await Promise.all(ids.map((id) => plans.findOne({ _id: id })));
+        for (const doc of docs) {
+          if (doc === null) return withStatuses(found);
+          found.push(doc.plan);
+        }
+      }
+      return withStatuses(found);
+    },
+    async create(tenantId, plan) {
+      return (await insert(tenantId, 0, plan)) ? 'created' : 'conflict';
+    },
+    async renew(tenantId, predecessorGeneration, renewed, successor) {
+      if (!(await insert(tenantId, predecessorGeneration + 1, successor))) return 'conflict';
+      // Only the winner gets here, so this document has one writer. If it is lost, reads still
+      // show RENEWED from the chain (withStatuses).
+      await plans.updateOne({ _id: planId(tenantId, predecessorGeneration) }, { $set: { plan: renewed } });
+      return 'renewed';
+    },
+  };
+}
+
+/** Statuses from the chain: the last plan is ACTIVE, every earlier one RENEWED. */
+function withStatuses(chain: readonly SuccessPlan[]): SuccessPlan[] {
+  return chain.map((plan, i) => {
+    if (i === chain.length - 1) return plan.status === 'ACTIVE' ? plan : { ...plan, status: 'ACTIVE' };
+    if (plan.status === 'RENEWED') return plan;
+    const successor = chain[i + 1];
+    return { ...plan, status: 'RENEWED', updatedAt: successor?.createdAt ?? plan.updatedAt };
+  });
+}

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { infraUrls, testNamespace } from '@tap/testkit';
+import { MongoClient, type Db } from 'mongodb';
+import type { EventFact, SuccessPlan } from '../src/domain/index.js';
+import { aggregatesRepository, type AggregatesRepository } from '../src/store/aggregates-repository.js';
+import {
+  driftRepository,
+  ensureAdoptionIndexes,
+  type DriftRepository,
+} from '../src/store/drift-repository.js';
+import { plansRepository, type PlansRepository } from '../src/store/plans-repository.js';
+import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
+
+const NOW = new Date('2025-04-01T00:00:00.000Z');
+const derived = { lastBand: 'ONBOARDING' as const, signals: [], scheduledCheck: null };
+
+function fact(type = 'product.created'): EventFact {
+  return {
+    id: randomUUID(),
+    type,
+    occurredAt: NOW.toISOString(),
+    subject: { productId: randomUUID() },
+    data: {},
+  };
+}
+
+function plan(title: string): SuccessPlan {
+  const at = NOW.toISOString();
+  return {
+    id: randomUUID(),
+    title,
+    targetDate: '2025-09-01T00:00:00.000Z',
+    status: 'ACTIVE',
+    renewedFromId: null,
+    objectives: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+describe('the adoption store on the real Mongo-wire server', () => {
+  let mongo: MongoClient;
+  let db: Db;
+  let aggregates: AggregatesRepository;
+  let plans: PlansRepository;
+  let drift: DriftRepository;
+
+  beforeAll(async () => {
+    mongo = new MongoClient(infraUrls().mongoUrl);
+    db = mongo.db(testNamespace('adoption_store'));
+    await ensureAdoptionIndexes(db);
+    const lock = createTenantWriteLock();
+    aggregates = aggregatesRepository(db, lock);
+    plans = plansRepository(db);
+    drift = driftRepository(db, lock);
+  });
+  afterAll(async () => {
+    await db?.dropDatabase();
+    await mongo?.close();
+  });
+
+  it('lets exactly one of ten writes at the same version through', async () => {
+    const tenantId = randomUUID();
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => aggregates.appendFact(tenantId, fact(), 0, derived, NOW)),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const stored = await aggregates.load(tenantId);
+    expect(stored.version).toBe(1);
+    expect(stored.facts).toHaveLength(1);
+  });
+
+  it('refuses a write at a stale version and a fact it already holds', async () => {
+    const tenantId = randomUUID();
+    const first = fact();
+    expect(await aggregates.appendFact(tenantId, first, 0, derived, NOW)).toBe(true);
+    expect(await aggregates.appendFact(tenantId, fact(), 0, derived, NOW)).toBe(false);
+    expect(await aggregates.appendFact(tenantId, first, 1, derived, NOW)).toBe(false);
+    expect(await aggregates.appendFact(tenantId, fact(), 1, derived, NOW)).toBe(true);
+    expect((await aggregates.load(tenantId)).version).toBe(2);
+  });
+
+  it('keeps a stored tier and the facts when both are written at once', async () => {
+    const tenantId = randomUUID();
+    const tier = { tierCode: 'CORE', pathProfile: 'SUPPLIER' as const, capabilities: ['BULK_UPLOAD'] };
+    await Promise.all([
+      aggregates.saveTier(tenantId, tier, NOW),
+      aggregates.appendFact(tenantId, fact(), 0, derived, NOW),
+    ]);
+    const stored = await aggregates.load(tenantId);
+    expect(stored.tier).toEqual(tier);
+    expect(stored.facts).toHaveLength(1);
+  });
+
+  it('stores one first plan of ten racing creates, and one renewal of five racing renewals', async () => {
+    const tenantId = randomUUID();
+    const creates = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => plans.create(tenantId, plan(`p${i}`))),
+    );
+    expect(creates.filter((o) => o === 'created')).toHaveLength(1);
+    const [first] = await plans.chain(tenantId);
+    const renewals = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        plans.renew(
+          tenantId,
+          0,
+          { ...first!, status: 'RENEWED' },
+          { ...plan(`r${i}`), renewedFromId: first!.id },
+        ),
+      ),
+    );
+    expect(renewals.filter((o) => o === 'renewed')).toHaveLength(1);
+    const chain = await plans.chain(tenantId);
+    expect(chain.map((p) => p.status)).toEqual(['RENEWED', 'ACTIVE']);
+    expect(chain[1]?.renewedFromId).toBe(first?.id);
+  });
+
+  it('gives a due tenant to exactly one of several claimers', async () => {
+    const tenantId = randomUUID();
+    await drift.schedule(tenantId, new Date(NOW.getTime() - 1_000));
+    const [due] = (await drift.due(NOW, 1_000)).filter((d) => d.tenantId === tenantId);
+    const claims = await Promise.all(Array.from({ length: 8 }, () => drift.claim(due!, NOW, 60_000)));
+    expect(claims.filter((c) => c !== null)).toHaveLength(1);
+    // A lease later, a replica that died holding it no longer blocks the tenant.
+    expect(await drift.claim(due!, new Date(NOW.getTime() + 61_000), 60_000)).not.toBeNull();
+  });
+
+  it('records a drift-watch ledger only over the facts and ledger it read', async () => {
+    const tenantId = randomUUID();
+    await aggregates.appendFact(tenantId, fact(), 0, derived, NOW);
+    const read = await aggregates.load(tenantId);
+    await aggregates.appendFact(tenantId, fact(), 1, derived, NOW);
+    expect(await drift.record(tenantId, read, { lastBand: 'HEALTHY', signals: [], scheduledCheck: null }, NOW)).toBe(false);
+    const fresh = await aggregates.load(tenantId);
+    expect(await drift.record(tenantId, fresh, { lastBand: 'HEALTHY', signals: [], scheduledCheck: null }, NOW)).toBe(true);
+    expect(await drift.record(tenantId, fresh, { lastBand: 'DRIFTING', signals: [], scheduledCheck: null }, NOW)).toBe(false);
+    expect((await aggregates.load(tenantId)).lastBand).toBe('HEALTHY');
+  });
+});

@@ -1,0 +1,127 @@
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { connect } from '@nats-io/transport-node';
+import { buildApp as buildEntitlements, type EntitlementsApp } from '@tap/entitlements';
+import { contracts, type AdoptionServiceClient, type EntitlementsServiceClient } from '@tap/contracts';
+import { createEventPublisher, type DurableConsumer, type EventPublisher } from '@tap/events';
+import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createLogger } from '@tap/telemetry';
+import { infraUrls, testNamespace } from '@tap/testkit';
+import { MongoClient, type Db } from 'mongodb';
+import { buildApp, type AdoptionApp } from '../../src/app.js';
+import type { AdoptionConfig, DriftWatchConfig } from '../../src/config.js';
+import { testClock, type TestClock } from './clock.js';
+import { testTokens, type TestTokens } from './tokens.js';
+
+const OPERATOR_TOKEN = 'adoption-test-operator-token-0123456789abcdef';
+const logger = createLogger({ service: 'adoption-test', level: 'silent' });
+
+/** One test file's adoption service with a real entitlements server, its own database and stream. */
+export interface TestBed {
+  readonly app: AdoptionApp;
+  readonly client: AdoptionServiceClient;
+  readonly db: Db;
+  readonly clock: TestClock;
+  readonly tokens: TestTokens;
+  readonly events: AdoptionConfig['events'];
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  readonly publisher: EventPublisher;
+  /** Another adoption replica on the same database and stream (its own gRPC server unused). */
+  replica(): AdoptionApp;
+  /** Starts a durable consumer of `app` (default: the bed's) and stops it on close. */
+  startConsumer(app?: AdoptionApp): Promise<DurableConsumer>;
+  setTier(tenantId: string, tierCode: string): Promise<void>;
+  /** Call settings for a user of `tenantId` with `role` (a real signed token). */
+  as(tenantId: string, role?: string): Promise<{ authorization: string }>;
+  close(): Promise<void>;
+}
+
+/** Builds adoption and entitlements in this process against the run's real FerretDB and NATS. */
+export async function openTestBed(label: string, driftWatch?: DriftWatchConfig): Promise<TestBed> {
+  const urls = infraUrls();
+  const namespace = testNamespace(label);
+  const mongo = new MongoClient(urls.mongoUrl);
+  const db = mongo.db(`${namespace}_adoption`);
+  const entitlementsDb = mongo.db(`${namespace}_entitlements`);
+  const clock = testClock();
+  const tokens = await testTokens();
+  const entitlements: EntitlementsApp = buildEntitlements({
+    config: { operatorToken: OPERATOR_TOKEN },
+    db: entitlementsDb,
+    verifier: tokens.verifier,
+    logger,
+  });
+  await entitlements.prepare();
+  const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
+  const entitlementsClient: EntitlementsServiceClient = createClient(
+    contracts().entitlements.EntitlementsService,
+    entitlementsAddress,
+  );
+  const nc: NatsConnection = await connect({ servers: urls.natsUrl, name: namespace });
+  const js = jetstream(nc);
+  const events = {
+    streamName: namespace.toUpperCase(),
+    subjectPrefix: namespace,
+    consumerName: namespace,
+    duplicateWindowMs: 60_000,
+  };
+  const publisher = createEventPublisher(js, { subjectPrefix: namespace });
+  const build = () =>
+    buildApp({
+      config: { events, ...(driftWatch ? { driftWatch } : {}) },
+      db,
+      verifier: tokens.verifier,
+      entitlements: entitlementsClient,
+      publish: (event) => publisher.publish(event),
+      logger,
+      now: clock.now,
+    });
+  const app = build();
+  await app.prepare();
+  const client = createClient(
+    contracts().adoption.AdoptionService,
+    `127.0.0.1:${await app.grpc.listen('127.0.0.1', 0)}`,
+  );
+  const consumers: DurableConsumer[] = [];
+  return {
+    app,
+    client,
+    db,
+    clock,
+    tokens,
+    events,
+    js,
+    jsm: await jetstreamManager(nc),
+    publisher,
+    replica: build,
+    async startConsumer(which = app) {
+      // Short redelivery backoff: tests that fail a delivery on purpose should not wait a second.
+      const consumer = await which.startConsumer(nc, { retryBackoff: { initialMs: 50, maxMs: 200 } });
+      consumers.push(consumer);
+      return consumer;
+    },
+    async setTier(tenantId, tierCode) {
+      await unaryCall(
+        entitlementsClient,
+        'SetTier',
+        { tenantId, tierCode },
+        { authorization: `Operator ${OPERATOR_TOKEN}` },
+      );
+    },
+    async as(tenantId, role) {
+      return { authorization: await tokens.bearer(tenantId, role) };
+    },
+    async close() {
+      for (const consumer of consumers) await consumer.stop();
+      client.close();
+      entitlementsClient.close();
+      await Promise.all([app.grpc.shutdown(500), entitlements.grpc.shutdown(500)]);
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.delete(events.streamName).catch(() => undefined);
+      await nc.drain();
+      await Promise.all([db.dropDatabase(), entitlementsDb.dropDatabase()]);
+      await mongo.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+/**
+ * The rate-limit subject for a caller's address. One IPv6 subscriber usually holds a whole /64
+ * (and can rotate through it freely), so IPv6 addresses count per /64; IPv4 per address, and an
+ * IPv4-mapped IPv6 address as the IPv4 address it is. Every spelling of an address gives the same
+ * key (CVE-2026-45364 was limits bypassed with non-canonical and /64-rotated addresses).
+ */
+export function clientAddressKey(ip: string): string {
+  const address = ip.replace(/%.*$/, '');
+  if (isIPv4(address)) return `ipv4:${address}`;
+  if (!isIPv6(address)) return `other:${address.slice(0, 64)}`;
+  const groups = expandIPv6(address);
+  const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
+  if (mapped) return `ipv4:${groups[6]! >> 8}.${groups[6]! & 0xff}.${groups[7]! >> 8}.${groups[7]! & 0xff}`;
+  return `ipv6:${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (with `::` and a dotted IPv4 tail expanded). */
+function expandIPv6(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  const zeros = new Array<number>(8 - left.length - right.length).fill(0);
+  return [...left, ...zeros, ...right];
+}
+
+/**
+ * Fastify's `trustProxy` for "N proxies in front of us": trust the socket peer and the N-1
+ * X-Forwarded-For entries after it, so `request.ip` is the address the outermost proxy saw.
+ * A function because Fastify 5 now ignores a bare hop count (it fails closed, and so every
+ * request looked as if it came from the proxy). The operator vouches that the N hops exist.
+ */
+export function trustProxyHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}

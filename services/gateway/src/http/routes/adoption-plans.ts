@@ -1,0 +1,70 @@
+import { unaryCall } from '@tap/grpc-kit';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceClients } from '../../clients.js';
+import { ok } from '../envelope.js';
+import { adoptionStateJson, successPlanJson } from './adoption-json.js';
+import { createPlanBody, renewPlanBody } from './adoption-request-schemas.js';
+import { createPlanResponse, getPlanResponse, stateResponse } from './adoption-response-schemas.js';
+
+interface CreatePlanBody {
+  title: string;
+  targetDate: string;
+  objectives: { label: string; milestoneKeys: string[]; met?: boolean }[];
+}
+
+/**
+ * Success-plan endpoints. Registered by adoptionRoutes, inside its authenticated scope. Create
+ * answers 201 with the new plan (the spec leaves the body open); roles and the one-ACTIVE-plan
+ * rule are the adoption service's (403 ROLE_FORBIDDEN, 409 PLAN_ALREADY_ACTIVE).
+ */
+export async function adoptionPlanRoutes(
+  app: FastifyInstance,
+  options: { clients: ServiceClients },
+): Promise<void> {
+  const { adoption } = options.clients;
+
+  app.get('/tenant/adoption/success-plan', { schema: { response: getPlanResponse } }, async (request) => {
+    const view = await unaryCall(
+      adoption,
+      'GetSuccessPlan',
+      {},
+      { authorization: request.auth!.authorization },
+    );
+    return ok(view.plan ? successPlanJson(view.plan) : null);
+  });
+
+  app.post<{ Body: CreatePlanBody }>(
+    '/tenant/adoption/success-plan',
+    { schema: { body: createPlanBody, response: createPlanResponse } },
+    async (request, reply) => {
+      const { title, targetDate, objectives } = request.body;
+      const plan = await unaryCall(
+        adoption,
+        'CreateSuccessPlan',
+        // `met` is not forwarded: it is computed from the milestones, never taken from a caller.
+        {
+          title,
+          targetDate,
+          objectives: objectives.map((o) => ({ label: o.label, milestoneKeys: o.milestoneKeys })),
+        },
+        { authorization: request.auth!.authorization },
+      );
+      return reply.status(201).send(ok(successPlanJson(plan)));
+    },
+  );
+
+  app.post<{ Body: { fromPlanId: string; targetDate?: string } }>(
+    '/tenant/adoption/success-plan/renew',
+    { schema: { body: renewPlanBody, response: stateResponse } },
+    async (request) => {
+      const { fromPlanId, targetDate } = request.body;
+      const state = await unaryCall(
+        adoption,
+        'RenewSuccessPlan',
+        { fromPlanId, ...(targetDate === undefined ? {} : { targetDate }) },
+        { authorization: request.auth!.authorization },
+      );
+      return ok(adoptionStateJson(state));
+    },
+  );
+}

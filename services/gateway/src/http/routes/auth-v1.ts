@@ -1,0 +1,81 @@
+import { unaryCall } from '@tap/grpc-kit';
+import type { RateLimiter } from '@tap/ratelimit';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceClients } from '../../clients.js';
+import { clientAddressKey } from '../auth/client-address.js';
+import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
+import { ok } from '../envelope.js';
+import { useOAuthErrors } from '../plugins/oauth-errors.js';
+
+const loginBody = {
+  type: 'object',
+  required: ['email', 'password'],
+  properties: {
+    email: { type: 'string', minLength: 1, maxLength: 320 },
+    password: { type: 'string', minLength: 1, maxLength: 1024 },
+  },
+};
+
+const refreshBody = {
+  type: 'object',
+  required: ['refreshToken'],
+  properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } },
+};
+
+/**
+ * Bearer login (spec "Bearer login"): `POST /auth/login`, `/auth/refresh`, `/auth/logout`.
+ * Errors are OAuth-style; a wrong email or password is one answer, whichever it was.
+ */
+export async function authV1Routes(
+  app: FastifyInstance,
+  options: { clients: ServiceClients; limiter: RateLimiter },
+): Promise<void> {
+  const { identity } = options.clients;
+  useOAuthErrors(app);
+  // JSON only: without this Fastify would hand text/plain bodies to the schema as strings.
+  app.removeContentTypeParser('text/plain');
+
+  app.post<{ Body: { email: string; password: string } }>(
+    '/auth/login',
+    { schema: { body: loginBody } },
+    async (request, reply) => {
+      await enforceAuthLimit(options.limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
+      const session = await unaryCall(identity, 'Login', {
+        email: request.body.email,
+        password: request.body.password,
+      });
+      const user = session.user!;
+      return ok({
+        accessToken: session.accessToken,
+        refreshToken: session.refreshToken,
+        user: { id: user.id, email: user.email, role: user.role },
+      });
+    },
+  );
+
+  // The spec does not name the fields; they are login's, for clients that handle both alike.
+  app.post<{ Body: { refreshToken: string } }>(
+    '/auth/refresh',
+    { schema: { body: refreshBody } },
+    async (request, reply) => {
+      await enforceAuthLimit(
+        options.limiter,
+        'refresh',
+        refreshTokenSubject(request.body.refreshToken),
+        reply,
+      );
+      const session = await unaryCall(identity, 'Refresh', { refreshToken: request.body.refreshToken });
+      return ok({ accessToken: session.accessToken, refreshToken: session.refreshToken });
+    },
+  );
+
+  // 204 like /auth/v2/logout; the session's access tokens are refused from this answer on.
+  app.post(
+    '/auth/logout',
+    { onRequest: app.authenticate, config: { auth: { users: true } } },
+    async (request, reply) => {
+      await unaryCall(identity, 'Logout', {}, { authorization: request.auth!.authorization });
+      return reply.status(204).send();
+    },
+  );
+}

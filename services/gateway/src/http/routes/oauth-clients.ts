@@ -1,0 +1,112 @@
+import type { OAuthClient__Output } from '@tap/contracts';
+import { unaryCall } from '@tap/grpc-kit';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceClients } from '../../clients.js';
+import { ok } from '../envelope.js';
+
+/** OAuth clients are managed by a tenant's OWNER or ADMIN (spec: "Account > API Access"). */
+const MANAGERS = { auth: { roles: ['OWNER', 'ADMIN'] } } as const;
+
+const createBody = {
+  type: 'object',
+  required: ['name', 'scopes'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    scopes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 20,
+      items: { type: 'string', minLength: 1, maxLength: 64 },
+    },
+  },
+};
+
+const clientParams = {
+  type: 'object',
+  required: ['clientId'],
+  properties: { clientId: { type: 'string', minLength: 1, maxLength: 100 } },
+};
+
+const clientJson = (client: OAuthClient__Output) => ({
+  clientId: client.clientId,
+  name: client.name,
+  scopes: client.scopes,
+  createdAt: client.createdAt,
+  secretRotatedAt: client.secretRotatedAt,
+});
+
+/**
+ * `POST /oauth/clients`, `GET /oauth/clients`, `DELETE /oauth/clients/{clientId}` and the spec's
+ * `POST /oauth/clients/{clientId}/rotate`. A secret appears only in the answers of create and
+ * rotate, which are marked `no-store`.
+ */
+export async function oauthClientRoutes(
+  app: FastifyInstance,
+  options: { clients: ServiceClients },
+): Promise<void> {
+  const { identity } = options.clients;
+  app.addHook('onRequest', app.authenticate);
+  app.removeContentTypeParser('text/plain');
+
+  app.post<{ Body: { name: string; scopes: string[] } }>(
+    '/oauth/clients',
+    { config: MANAGERS, schema: { body: createBody } },
+    async (request, reply) => {
+      const created = await unaryCall(
+        identity,
+        'CreateOAuthClient',
+        { name: request.body.name, scopes: request.body.scopes, tenantId: '' },
+        { authorization: request.auth!.authorization },
+      );
+      void reply.header('cache-control', 'no-store');
+      return reply
+        .status(201)
+        .send(ok({ ...clientJson(created.client!), clientSecret: created.clientSecret }));
+    },
+  );
+
+  app.get('/oauth/clients', { config: MANAGERS }, async (request) => {
+    const listed = await unaryCall(
+      identity,
+      'ListOAuthClients',
+      { tenantId: '' },
+      { authorization: request.auth!.authorization },
+    );
+    return ok({ clients: listed.clients.map(clientJson) });
+  });
+
+  app.delete<{ Params: { clientId: string } }>(
+    '/oauth/clients/:clientId',
+    { config: MANAGERS, schema: { params: clientParams } },
+    async (request, reply) => {
+      await unaryCall(
+        identity,
+        'DeleteOAuthClient',
+        { clientId: request.params.clientId, tenantId: '' },
+        { authorization: request.auth!.authorization },
+      );
+      return reply.status(204).send();
+    },
+  );
+
+  // An OWNER or ADMIN, or the client itself with its own token: identity decides (zero trust).
+  app.post<{ Params: { clientId: string } }>(
+    '/oauth/clients/:clientId/rotate',
+    { schema: { params: clientParams } },
+    async (request, reply) => {
+      const rotated = await unaryCall(
+        identity,
+        'RotateOAuthClientSecret',
+        { clientId: request.params.clientId, tenantId: '' },
+        { authorization: request.auth!.authorization },
+      );
+      void reply.header('cache-control', 'no-store');
+      return ok({
+        clientId: rotated.client!.clientId,
+        clientSecret: rotated.clientSecret,
+        secretRotatedAt: rotated.client!.secretRotatedAt,
+      });
+    },
+  );
+}

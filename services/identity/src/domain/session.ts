@@ -1,0 +1,69 @@
+/** Refresh tokens live 7 days from their issue (spec: "Other constants"). */
+export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 3_600_000;
+/** How many times the immediate parent may be re-presented within the grace window. */
+export const MAX_GRACE_USES = 3;
+
+/** Why a session stopped. */
+export type RevocationReason = 'logout' | 'reuse' | 'password-reset' | 'user-inactive';
+
+/**
+ * A sign-in session and its refresh-token family, in one document: rotation, reuse detection
+ * and revocation are each one single-document write. Its id is the `sid` of every access token
+ * it issues, so revoking the session revokes those too. `channel` leaves room for the browser
+ * cookie sessions of /auth/v2, which will share this model.
+ */
+export interface Session {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly channel: 'bearer';
+  readonly createdAt: Date;
+  /** Keyed hash of the one refresh token that may be exchanged now. */
+  readonly currentHash: string;
+  readonly currentExpiresAt: Date;
+  /** Keyed hash of the token the current one replaced, and when; for the grace window. */
+  readonly previousHash: string | null;
+  readonly rotatedAt: Date | null;
+  readonly graceUses: number;
+  readonly revokedAt: Date | null;
+  readonly revokedReason: RevocationReason | null;
+}
+
+/** What presenting a refresh token that is not (or no longer) exchangeable amounts to. */
+export type Presentation =
+  | 'EXPIRED'
+  | 'REVOKED'
+  /** The immediate parent, again, soon enough: answer with the same child (lost response, two tabs). */
+  | 'GRACE'
+  /** Any other token of the family: stolen or replayed; the family is revoked. */
+  | 'REUSE';
+
+/** The grace rules for re-presented refresh tokens. */
+export interface RefreshPolicy {
+  readonly reuseGraceMs: number;
+  readonly maxGraceUses: number;
+}
+
+/**
+ * Classifies a token of `session` that the rotating write did not accept. `hash` is the
+ * presented token's keyed hash, `childHash` the hash of the child derived from it; `equal`
+ * compares digests in constant time.
+ */
+export function classifyPresentation(
+  session: Session,
+  presented: { hash: string; childHash: string },
+  now: Date,
+  policy: RefreshPolicy,
+  equal: (a: string, b: string) => boolean,
+): Presentation {
+  if (session.revokedAt) return 'REVOKED';
+  if (equal(session.currentHash, presented.hash)) return 'EXPIRED';
+  const isParent = session.previousHash !== null && equal(session.previousHash, presented.hash);
+  const inWindow =
+    session.rotatedAt !== null && now.getTime() - session.rotatedAt.getTime() <= policy.reuseGraceMs;
+  // Only while its child is still the current token: once the child was exchanged too, the
+  // parent is two generations old and presenting it is reuse.
+  const childIsCurrent = equal(session.currentHash, presented.childHash);
+  if (isParent && inWindow && childIsCurrent && session.graceUses < policy.maxGraceUses) return 'GRACE';
+  return 'REUSE';
+}

@@ -1,0 +1,54 @@
+import type { IdentityServiceHandlers } from '@tap/contracts';
+import { unaryHandler } from '@tap/grpc-kit';
+import {
+  createClient,
+  deleteClient,
+  rotateClientSecret,
+  type ClientWithSecret,
+} from '../operations/oauth-clients.js';
+import { managedTenant, resolveCaller } from './caller.js';
+import type { IdentityHandlerDeps } from './handler-deps.js';
+import { clientToWire } from './wire.js';
+
+type ClientRpcs = 'CreateOAuthClient' | 'ListOAuthClients' | 'DeleteOAuthClient' | 'RotateOAuthClientSecret';
+
+const withSecret = (created: ClientWithSecret) => ({
+  client: clientToWire(created.client),
+  clientSecret: created.clientSecret,
+});
+
+/** OAuth client management for a tenant's OWNER or ADMIN, and for the operator CLI. */
+export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceHandlers, ClientRpcs> {
+  const { ctx, logger } = deps;
+  return {
+    CreateOAuthClient: unaryHandler('IdentityService/CreateOAuthClient', logger, async (request, call) => {
+      const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
+      return withSecret(await createClient(ctx, tenantId, { name: request.name, scopes: request.scopes }));
+    }),
+
+    ListOAuthClients: unaryHandler('IdentityService/ListOAuthClients', logger, async (request, call) => {
+      const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
+      return { clients: (await ctx.clients.listByTenant(tenantId)).map(clientToWire) };
+    }),
+
+    DeleteOAuthClient: unaryHandler('IdentityService/DeleteOAuthClient', logger, async (request, call) => {
+      const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
+      await deleteClient(ctx, tenantId, request.clientId);
+      return {};
+    }),
+
+    // A client may rotate its own secret with its own token (the spec asks clients to rotate periodically).
+    RotateOAuthClientSecret: unaryHandler(
+      'IdentityService/RotateOAuthClientSecret',
+      logger,
+      async (request, call) => {
+        const tenantId = managedTenant(
+          await resolveCaller(call.metadata, deps),
+          request.tenantId,
+          request.clientId,
+        );
+        return withSecret(await rotateClientSecret(ctx, tenantId, request.clientId));
+      },
+    ),
+  };
+}

@@ -1,0 +1,13 @@
+import type { HandlerLogger } from '@tap/grpc-kit';
+import type { TokenVerifier } from '@tap/tokens';
+import type { IdentityContext } from '../operations/context.js';
+
+/** What every group of identity's handlers needs. */
+export interface IdentityHandlerDeps {
+  readonly ctx: IdentityContext;
+  readonly verifier: TokenVerifier;
+  readonly operatorToken: string;
+  readonly logger: HandlerLogger;
+  /** How long a replaced signing key keeps verifying. */
+  readonly keyRetentionMs: number;
+}

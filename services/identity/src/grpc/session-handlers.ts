@@ -1,0 +1,51 @@
+import type { IdentityServiceHandlers } from '@tap/contracts';
+import { unaryHandler } from '@tap/grpc-kit';
+import { authenticate } from '@tap/service-auth';
+import { identityErrors } from '../domain/errors.js';
+import { issueClientToken } from '../operations/oauth-clients.js';
+import { login, refresh, revokeSessions, type IssuedSession } from '../operations/sessions.js';
+import type { IdentityHandlerDeps } from './handler-deps.js';
+import { userToWire } from './wire.js';
+
+const sessionToWire = (issued: IssuedSession) => ({
+  accessToken: issued.accessToken,
+  expiresIn: issued.expiresIn,
+  refreshToken: issued.refreshToken,
+  user: userToWire(issued.user),
+});
+
+/**
+ * The token endpoints' RPCs. Login, Refresh and IssueClientToken carry no token (the caller is
+ * proving who it is); the gateway in front of them applies the spec's per-IP, per-token and
+ * per-client limits.
+ */
+export function sessionHandlers(
+  deps: IdentityHandlerDeps,
+): Pick<IdentityServiceHandlers, 'Login' | 'Refresh' | 'Logout' | 'IssueClientToken'> {
+  const { ctx, logger } = deps;
+  return {
+    Login: unaryHandler('IdentityService/Login', logger, async (request) =>
+      sessionToWire(await login(ctx, request.email, request.password)),
+    ),
+
+    Refresh: unaryHandler('IdentityService/Refresh', logger, async (request) =>
+      sessionToWire(await refresh(ctx, request.refreshToken)),
+    ),
+
+    Logout: unaryHandler('IdentityService/Logout', logger, async (_request, call) => {
+      const claims = await authenticate(call.metadata, deps.verifier);
+      if (claims.kind !== 'user') throw identityErrors.create('USER_TOKEN_REQUIRED');
+      await revokeSessions(ctx, [claims.sessionId], 'logout');
+      return {};
+    }),
+
+    IssueClientToken: unaryHandler('IdentityService/IssueClientToken', logger, async (request) => {
+      const issued = await issueClientToken(ctx, {
+        clientId: request.clientId,
+        clientSecret: request.clientSecret,
+        scope: request.scope,
+      });
+      return { accessToken: issued.accessToken, expiresIn: issued.expiresIn, scope: issued.scopes.join(' ') };
+    }),
+  };
+}

@@ -1,0 +1,39 @@
+import type { Logger } from '@tap/telemetry';
+import { KEY_POLL_INTERVAL_MS, type KeyRing } from '../keys/key-ring.js';
+import type { SessionsRepository } from '../store/sessions-repository.js';
+
+/** How often expired sessions are deleted (FerretDB has no TTL indexes; expiry is ours). */
+export const SESSION_SWEEP_INTERVAL_MS = 3_600_000;
+/**
+ * Expired sessions are kept this long past their last token's expiry before deletion, so a
+ * late replay still meets its (revoked or expired) family rather than "unknown".
+ */
+export const SESSION_KEEP_AFTER_EXPIRY_MS = 24 * 3_600_000;
+
+/**
+ * The service's periodic work: re-read which signing key signs (another replica may have
+ * rotated it) and sweep expired sessions. Both are idempotent; a failure is logged and the next
+ * tick tries again. Timers are unref'd and stop when `signal` aborts.
+ */
+export function startBackgroundJobs(options: {
+  keyRing: KeyRing;
+  sessions: SessionsRepository;
+  now: () => Date;
+  logger: Logger;
+  signal: AbortSignal;
+}): void {
+  const { logger, now } = options;
+  const every = (ms: number, name: string, work: () => Promise<unknown>) => {
+    const timer = setInterval(() => {
+      work().catch((error: unknown) =>
+        logger.warn({ err: (error as Error).message, job: name }, 'background job failed'),
+      );
+    }, ms);
+    timer.unref();
+    options.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  };
+  every(KEY_POLL_INTERVAL_MS, 'signing-key-poll', () => options.keyRing.refresh(now()));
+  every(SESSION_SWEEP_INTERVAL_MS, 'session-sweep', () =>
+    options.sessions.deleteExpired(new Date(now().getTime() - SESSION_KEEP_AFTER_EXPIRY_MS)),
+  );
+}

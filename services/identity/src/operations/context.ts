@@ -1,0 +1,27 @@
+import type { KeyedHasher } from '../crypto/keyed-hash.js';
+import type { PasswordHasher } from '../crypto/passwords.js';
+import type { RefreshPolicy } from '../domain/session.js';
+import type { KeyRing } from '../keys/key-ring.js';
+import type { KeyedLock } from '../store/keyed-lock.js';
+import type { OAuthClientsRepository } from '../store/oauth-clients-repository.js';
+import type { SessionRevoker } from '../store/session-revocations.js';
+import type { SessionsRepository } from '../store/sessions-repository.js';
+import type { TenantsRepository } from '../store/tenants-repository.js';
+import type { UsersRepository } from '../store/users-repository.js';
+
+/** What identity's operations work with: repositories, keys, hashers, clock and ids. */
+export interface IdentityContext {
+  readonly tenants: TenantsRepository;
+  readonly users: UsersRepository;
+  readonly sessions: SessionsRepository;
+  readonly clients: OAuthClientsRepository;
+  readonly keyRing: KeyRing;
+  readonly revoker: SessionRevoker;
+  /** Orders writes to one session or client within this process (FerretDB, see KeyedLock). */
+  readonly locks: KeyedLock;
+  readonly hasher: KeyedHasher;
+  readonly passwords: PasswordHasher;
+  readonly refreshPolicy: RefreshPolicy;
+  readonly now: () => Date;
+  readonly newId: () => string;
+}

@@ -1,0 +1,111 @@
+import type { Collection, Db } from 'mongodb';
+import type { OAuthClient } from '../domain/oauth-client.js';
+import type { Scope } from '../domain/roles.js';
+
+interface ClientDocument {
+  _id: string;
+  tenantId: string;
+  name: string;
+  scopes: Scope[];
+  /** Keyed hash (HMAC-SHA256) of the secret; the secret itself is shown once and never stored. */
+  secretHash: string;
+  secretId: string;
+  secretRotatedAt: Date;
+  createdAt: Date;
+  /** Set by the first step of a deletion: the client is gone for every reader from then on. */
+  deletedAt: Date | null;
+}
+
+/** OAuth clients, one document each. */
+export interface OAuthClientsRepository {
+  ensureIndexes(): Promise<void>;
+  insert(client: OAuthClient, secretHash: string): Promise<void>;
+  /** The client and its secret hash, for the token endpoint (the tenant comes from the client). */
+  findCredentials(clientId: string): Promise<{ client: OAuthClient; secretHash: string } | undefined>;
+  find(tenantId: string, clientId: string): Promise<OAuthClient | undefined>;
+  listByTenant(tenantId: string): Promise<OAuthClient[]>;
+  /**
+   * Swaps in a new secret, only while `expectedSecretId` is the current one (of two concurrent
+   * rotations one wins). The client after the swap, or undefined.
+   */
+  replaceSecret(
+    tenantId: string,
+    clientId: string,
+    expectedSecretId: string,
+    next: { secretHash: string; secretId: string },
+    now: Date,
+  ): Promise<OAuthClient | undefined>;
+  /**
+   * First step of a deletion: hides the client from every reader and returns it (also when an
+   * earlier attempt already marked it, so a retried deletion can finish).
+   */
+  markDeleted(tenantId: string, clientId: string, now: Date): Promise<OAuthClient | undefined>;
+  /** Last step of a deletion. */
+  purge(tenantId: string, clientId: string): Promise<void>;
+}
+
+const toClient = (doc: ClientDocument): OAuthClient => ({
+  clientId: doc._id,
+  tenantId: doc.tenantId,
+  name: doc.name,
+  scopes: doc.scopes,
+  createdAt: doc.createdAt,
+  secretId: doc.secretId,
+  secretRotatedAt: doc.secretRotatedAt,
+});
+
+/** The repository over identity's `oauth_clients` collection. */
+export function oauthClientsRepository(db: Db): OAuthClientsRepository {
+  const clients: Collection<ClientDocument> = db.collection('oauth_clients');
+  return {
+    async ensureIndexes() {
+      await clients.createIndex({ tenantId: 1 }, { name: 'tenant' });
+    },
+    async insert(client, secretHash) {
+      await clients.insertOne({
+        _id: client.clientId,
+        tenantId: client.tenantId,
+        name: client.name,
+        scopes: [...client.scopes],
+        secretHash,
+        secretId: client.secretId,
+        secretRotatedAt: client.secretRotatedAt,
+        createdAt: client.createdAt,
+        deletedAt: null,
+      });
+    },
+    async findCredentials(clientId) {
+      // By `_id` alone: the one filter FerretDB's SQLite backend answers with its primary key
+      // instead of a scan of the collection (the token endpoint's hot path).
+      const doc = await clients.findOne({ _id: clientId });
+      return doc && doc.deletedAt === null
+        ? { client: toClient(doc), secretHash: doc.secretHash }
+        : undefined;
+    },
+    async find(tenantId, clientId) {
+      const doc = await clients.findOne({ _id: clientId, tenantId, deletedAt: null });
+      return doc ? toClient(doc) : undefined;
+    },
+    async listByTenant(tenantId) {
+      const docs = await clients.find({ tenantId, deletedAt: null }).sort({ createdAt: 1, _id: 1 }).toArray();
+      return docs.map(toClient);
+    },
+    async replaceSecret(tenantId, clientId, expectedSecretId, next, now) {
+      const doc = await clients.findOneAndUpdate(
+        { _id: clientId, tenantId, secretId: expectedSecretId, deletedAt: null },
+        { $set: { secretHash: next.secretHash, secretId: next.secretId, secretRotatedAt: now } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toClient(doc) : undefined;
+    },
+    async markDeleted(tenantId, clientId, now) {
+      // Only an unmarked client gets the time, so a retry keeps the first deletion's.
+      await clients.updateOne({ _id: clientId, tenantId, deletedAt: null }, { $set: { deletedAt: now } });
+      const doc = await clients.findOne({ _id: clientId, tenantId });
+      return doc ? toClient(doc) : undefined;
+    },
+    async purge(tenantId, clientId) {
+      await clients.deleteOne({ _id: clientId, tenantId });
+    },
+  };
+}

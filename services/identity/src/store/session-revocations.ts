@@ -1,0 +1,37 @@
+import { DependencyUnavailableError } from '@tap/grpc-kit';
+import { REVOCATION_TTL_SECONDS, revocationKey } from '@tap/tokens';
+import type { Redis } from 'ioredis';
+
+/**
+ * The access-token side of revocation: marks session ids (`sid`) revoked in Redis, where the
+ * gateway looks on every bearer request. Access tokens are stateless JWTs; without this they
+ * would outlive a logout by up to 15 minutes.
+ */
+export interface SessionRevoker {
+  revoke(sessionIds: readonly string[]): Promise<void>;
+}
+
+/** Marks go to `<prefix>:<sid>` with REVOCATION_TTL_SECONDS; a failed write fails the call. */
+export function redisSessionRevoker(redis: Redis, prefix: string): SessionRevoker {
+  return {
+    async revoke(sessionIds) {
+      if (sessionIds.length === 0) return;
+      const pipeline = redis.pipeline();
+      for (const sid of sessionIds)
+        pipeline.set(revocationKey(prefix, sid), '1', 'EX', REVOCATION_TTL_SECONDS);
+      let results: Awaited<ReturnType<typeof pipeline.exec>>;
+      try {
+        results = await pipeline.exec();
+      } catch (error) {
+        throw new DependencyUnavailableError('redis: could not record the revocation', { cause: error });
+      }
+      const failed = results?.find(([error]) => error !== null);
+      // A revocation that did not land must fail the call: the caller retries, and nobody is
+      // told "logged out" while the tokens still work.
+      if (!results || failed)
+        throw new DependencyUnavailableError('redis: could not record the revocation', {
+          cause: failed?.[0],
+        });
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { contracts, type IdentityServiceClient } from '@tap/contracts';
+import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createRateLimitRedis } from '@tap/ratelimit';
+import { createLogger } from '@tap/telemetry';
+import { infraUrls, testNamespace } from '@tap/testkit';
+import { createTokenVerifier, type TokenVerifier } from '@tap/tokens';
+import type { Redis } from 'ioredis';
+import { MongoClient, type Db } from 'mongodb';
+import { buildApp, type IdentityApp } from '../../src/app.js';
+
+export const OPERATOR_TOKEN = 'identity-test-operator-token-0123456789abcdef';
+export const TOKENS = {
+  issuer: 'https://identity.test',
+  audience: 'tap-api',
+  keyEncryptionSecret: 'e'.repeat(40),
+  keyRetentionMs: 3_600_000,
+};
+export const GRACE_MS = 30_000;
+
+/** A clock the test moves; every identity operation reads it. */
+export interface TestClock {
+  now(): Date;
+  advance(ms: number): void;
+}
+
+/** Identity over real MongoDB-wire and Redis, on a real gRPC port, with a clock the test controls. */
+export interface IdentityBed {
+  readonly app: IdentityApp;
+  readonly client: IdentityServiceClient;
+  readonly db: Db;
+  readonly redis: Redis;
+  readonly clock: TestClock;
+  readonly revocationPrefix: string;
+  readonly verifier: TokenVerifier;
+  readonly operator: { authorization: string };
+  /** A second replica over the same database (key rotation across replicas). */
+  replica(): IdentityApp;
+  isRevoked(sessionId: string): Promise<boolean>;
+  /** A tenant with an OWNER; returns ids and the password. */
+  tenantWithOwner(
+    label: string,
+  ): Promise<{ tenantId: string; userId: string; email: string; password: string }>;
+  close(): Promise<void>;
+}
+
+export async function openIdentityBed(label: string): Promise<IdentityBed> {
+  const namespace = testNamespace(label);
+  const mongo = new MongoClient(infraUrls().mongoUrl);
+  const db = mongo.db(namespace);
+  const redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 1_000 });
+  for (let waited = 0; redis.status !== 'ready' && waited < 10_000; waited += 20)
+    await new Promise((r) => setTimeout(r, 20));
+  let offset = 0;
+  const clock: TestClock = { now: () => new Date(Date.now() + offset), advance: (ms) => void (offset += ms) };
+  const revocationPrefix = `${namespace}:revoked`;
+  const logger = createLogger({ service: 'identity-test', level: 'silent' });
+  const build = () =>
+    buildApp({
+      config: {
+        tokens: TOKENS,
+        operatorToken: OPERATOR_TOKEN,
+        revocationKeyPrefix: revocationPrefix,
+        sessions: { refreshReuseGraceMs: GRACE_MS },
+      },
+      db,
+      redis,
+      logger,
+      now: clock.now,
+    });
+  const app = build();
+  await app.prepare();
+  const address = `127.0.0.1:${await app.grpc.listen('127.0.0.1', 0)}`;
+  const client = createClient(contracts().identity.IdentityService, address);
+  const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };
+  const verifier = createTokenVerifier({
+    issuer: TOKENS.issuer,
+    audience: TOKENS.audience,
+    refetchCooldownMs: 0,
+    now: () => clock.now().getTime(),
+    fetchJwks: async () => ({ keys: (await unaryCall(client, 'GetJwks', {})).keys.map((k) => ({ ...k })) }),
+  });
+  let counter = 0;
+  return {
+    app,
+    client,
+    db,
+    redis,
+    clock,
+    revocationPrefix,
+    verifier,
+    operator,
+    replica: build,
+    async isRevoked(sessionId) {
+      return (await redis.exists(`${revocationPrefix}:${sessionId}`)) === 1;
+    },
+    async tenantWithOwner(name) {
+      counter += 1;
+      const email = `owner-${counter}@${namespace.replace(/_/g, '-')}.example`;
+      const password = `correct horse ${counter} battery staple`;
+      const created = await unaryCall(
+        client,
+        'CreateTenantWithOwner',
+        {
+          name: `${name} ${counter}`,
+          slug: '',
+          owner: { email, firstName: 'Olive', lastName: 'Owner', password },
+        },
+        operator,
+      );
+      return { tenantId: created.tenant!.id, userId: created.owner!.id, email, password };
+    },
+    async close() {
+      client.close();
+      await app.grpc.shutdown(500);
+      await db.dropDatabase();
+      await mongo.close();
+      const keys = await redis.keys(`${namespace}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+    },
+  };
+}
+
+/** The stable error code (`tap-error-code`) of a failed call, or 'OK'. */
+export async function codeOf(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return 'OK';
+  } catch (error) {
+    return (error as { reason?: string }).reason ?? String(error);
+  }
+}
