@@ -14,3 +14,5 @@ export { createRedisDependency, DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from './conne
 export type { DependencyLogger } from './connect/dependency-logger.js';
 export { runGrpcService } from './run-grpc-service.js';
 export type { ListeningServer, RunLogger } from './run-grpc-service.js';
+export { createKeyedLock, DEFAULT_KEYED_LOCK_WAIT_MS } from './keyed-lock.js';
+export type { KeyedLock } from './keyed-lock.js';

@@ -1,48 +1,16 @@
 import { DependencyUnavailableError } from '@tap/grpc-kit';
+import { createKeyedLock as createLock, type KeyedLock } from '@tap/runtime';
 
-/** How long a write waits for the one before it on the same key before the call gives up. */
-export const DEFAULT_LOCK_WAIT_MS = 5_000;
+export type { KeyedLock } from '@tap/runtime';
 
 /**
- * Serialises this process's writes to one document (a session, an OAuth client). FerretDB v1
- * applies a conditional update as read, modify in Go, write back, outside a transaction, so two
- * concurrent writes to one document can both "match" and the later one can undo the earlier
- * (docs/entitlements-model.md measured it): a refresh racing a revocation could bring a revoked
- * family back. With this lock one identity replica is correct on FerretDB; on MongoDB the
- * conditional updates are atomic by themselves and the lock only orders a replica's own writes.
+ * Serialises this process's writes to one document (a session, an OAuth client): a refresh
+ * racing a revocation must not bring a revoked family back on FerretDB (see @tap/runtime's
+ * KeyedLock for why). Waiters give up after `waitMs` with UNAVAILABLE.
  */
-export interface KeyedLock {
-  run<T>(key: string, work: () => Promise<T>): Promise<T>;
-}
-
-/** An in-process lock per key; waiters give up after `waitMs` with UNAVAILABLE. */
-export function createKeyedLock(waitMs = DEFAULT_LOCK_WAIT_MS): KeyedLock {
-  const tails = new Map<string, Promise<void>>();
-  return {
-    async run(key, work) {
-      const previous = tails.get(key) ?? Promise.resolve();
-      let release!: () => void;
-      const mine = new Promise<void>((resolve) => (release = resolve));
-      const tail = previous.then(() => mine);
-      tails.set(key, tail);
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          previous,
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(
-              () => reject(new DependencyUnavailableError(`busy: ${key.split(':')[0] ?? 'document'}`)),
-              waitMs,
-            );
-          }),
-        ]);
-        return await work();
-      } finally {
-        clearTimeout(timer);
-        release();
-        // The last holder leaves no entry behind (bounded memory).
-        if (tails.get(key) === tail) tails.delete(key);
-      }
-    },
-  };
+export function createKeyedLock(waitMs?: number): KeyedLock {
+  return createLock({
+    ...(waitMs === undefined ? {} : { maxWaitMs: waitMs }),
+    onTimeout: (key) => new DependencyUnavailableError(`busy: ${key.split(':')[0] ?? 'document'}`),
+  });
 }
