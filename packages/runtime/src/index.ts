@@ -16,3 +16,5 @@ export { runGrpcService } from './run-grpc-service.js';
 export type { ListeningServer, RunLogger } from './run-grpc-service.js';
 export { createKeyedLock, DEFAULT_KEYED_LOCK_WAIT_MS } from './keyed-lock.js';
 export type { KeyedLock } from './keyed-lock.js';
+export { startPeriodicJob } from './periodic-job.js';
+export type { JobLogger, PeriodicJob } from './periodic-job.js';

@@ -1,3 +1,4 @@
+import { startPeriodicJob } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import { KEY_POLL_INTERVAL_MS, type KeyRing } from '../keys/key-ring.js';
 import type { SessionsRepository } from '../store/sessions-repository.js';
@@ -23,14 +24,9 @@ export function startBackgroundJobs(options: {
   signal: AbortSignal;
 }): void {
   const { logger, now } = options;
-  const every = (ms: number, name: string, work: () => Promise<unknown>) => {
-    const timer = setInterval(() => {
-      work().catch((error: unknown) =>
-        logger.warn({ err: (error as Error).message, job: name }, 'background job failed'),
-      );
-    }, ms);
-    timer.unref();
-    options.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  const every = (intervalMs: number, name: string, run: () => Promise<unknown>) => {
+    const job = startPeriodicJob({ name, intervalMs, run, logger });
+    options.signal.addEventListener('abort', () => void job.stop(), { once: true });
   };
   every(KEY_POLL_INTERVAL_MS, 'signing-key-poll', () => options.keyRing.refresh(now()));
   every(SESSION_SWEEP_INTERVAL_MS, 'session-sweep', () =>
