@@ -4,7 +4,7 @@ export { unaryHandler } from './unary-handler.js';
 export type { CallContext, HandlerLogger } from './unary-handler.js';
 export { unaryCall, DEFAULT_GRPC_DEADLINE_MS } from './unary-call.js';
 export type { CallSettings, UnaryMethodName } from './unary-call.js';
-export { createClient } from './create-client.js';
+export { createClient, isIdempotentRead, READ_RETRY_POLICY, retryServiceConfig } from './create-client.js';
 export { RemoteCallError, isRemoteCallError } from './remote-error.js';
 export { ERROR_CODE_KEY, ERROR_DETAILS_KEY, STATUS_BY_KIND, errorMetadata } from './error-mapping.js';
 export { injectTraceContext, extractTraceContext } from './trace-metadata.js';
@@ -12,3 +12,5 @@ export { isDependencyUnavailable, DependencyUnavailableError } from './dependenc
 export { bearerFromMetadata } from './bearer.js';
 export { status as GrpcStatus } from '@grpc/grpc-js';
 export { createHealthChecker } from './health-client.js';
+export { setRpcObserver } from './rpc-observer.js';
+export type { RpcObserver } from './rpc-observer.js';

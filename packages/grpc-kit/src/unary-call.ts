@@ -2,6 +2,8 @@ import { Metadata, type CallOptions, type Client, type ClientUnaryCall, type req
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { RemoteCallError } from './remote-error.js';
 import { injectTraceContext } from './trace-metadata.js';
+import { reportRpc } from './rpc-observer.js';
+import { isIdempotentRead } from './create-client.js';
 
 export const DEFAULT_GRPC_DEADLINE_MS = 2_000;
 
@@ -23,7 +25,9 @@ export interface CallSettings {
 /**
  * Calls one unary method with a deadline (always), the caller's credential and the active trace
  * context in metadata, inside a CLIENT span. Request and response types come from the generated
- * client. Failures reject with RemoteCallError.
+ * client. Idempotent reads are sent with `waitForReady` (see createClient for their retries).
+ * Failures reject with RemoteCallError. Each finished call is reported to the process's
+ * RpcObserver (see setRpcObserver) as `Service/Method` with its status code and duration.
  */
 export function unaryCall<C extends Client, K extends UnaryMethodName<C>>(
   client: C,
@@ -32,13 +36,19 @@ export function unaryCall<C extends Client, K extends UnaryMethodName<C>>(
   settings: CallSettings = {},
 ): Promise<ResponseOf<C[K]>> {
   const tracer = trace.getTracer('tap-grpc');
-  const name = `${(client.constructor as { serviceName?: string }).serviceName ?? 'grpc'}/${method}`;
+  const serviceName = (client.constructor as { serviceName?: string }).serviceName ?? 'grpc';
+  const name = `${serviceName}/${method}`;
+  const shortName = `${serviceName.slice(serviceName.lastIndexOf('.') + 1)}/${method}`;
+  const startedAt = performance.now();
   return tracer.startActiveSpan(
     `grpc ${name}`,
     { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } },
     (span) => {
       const metadata = new Metadata();
       if (settings.authorization) metadata.set('authorization', settings.authorization);
+      // A read waits (within its deadline) for a callee that is restarting instead of failing at
+      // once; a write fails fast, so that its caller decides.
+      if (isIdempotentRead(method)) metadata.setOptions({ waitForReady: true });
       injectTraceContext(metadata, context.active());
       const options: CallOptions = { deadline: new Date(Date.now() + (settings.deadlineMs ?? DEFAULT_GRPC_DEADLINE_MS)) };
       const fn = client[method] as unknown as (
@@ -49,6 +59,7 @@ export function unaryCall<C extends Client, K extends UnaryMethodName<C>>(
       ) => ClientUnaryCall;
       return new Promise<ResponseOf<C[K]>>((resolve, reject) => {
         fn.call(client, request, metadata, options, (error, response) => {
+          reportRpc('client', shortName, error ? error.code : 0, startedAt);
           if (error) {
             span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
             span.end();

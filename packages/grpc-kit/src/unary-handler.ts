@@ -4,6 +4,7 @@ import { isDomainError } from '@tap/errors';
 import { errorMetadata, STATUS_BY_KIND } from './error-mapping.js';
 import { extractTraceContext } from './trace-metadata.js';
 import { isDependencyUnavailable } from './dependency-unavailable.js';
+import { reportRpc } from './rpc-observer.js';
 
 export interface CallContext {
   readonly metadata: Metadata;
@@ -20,7 +21,8 @@ export interface HandlerLogger {
  * Adapts an async function to a grpc-js unary handler: the callback is called exactly once;
  * a DomainError becomes its status with the stable code in trailing metadata; anything else is
  * logged and answered INTERNAL with no detail (never a stack trace to the caller). The handler
- * runs in a SERVER span that continues the caller's trace.
+ * runs in a SERVER span that continues the caller's trace. Each finished call is reported to the
+ * process's RpcObserver (see setRpcObserver) with its status code and duration.
  */
 export function unaryHandler<Req, Res>(
   method: string,
@@ -28,7 +30,12 @@ export function unaryHandler<Req, Res>(
   handle: (request: Req, ctx: CallContext) => Promise<Res>,
 ): (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void {
   const tracer = trace.getTracer('tap-grpc');
-  return (call, callback) => {
+  return (call, rawCallback) => {
+    const startedAt = performance.now();
+    const callback: sendUnaryData<Res> = (error, value) => {
+      reportRpc('server', method, error ? (error.code ?? status.UNKNOWN) : status.OK, startedAt);
+      rawCallback(error, value);
+    };
     const controller = new AbortController();
     call.once('cancelled', () => controller.abort());
     const parent = extractTraceContext(call.metadata);

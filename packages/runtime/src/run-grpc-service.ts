@@ -1,3 +1,4 @@
+import { metricsRoute } from '@tap/telemetry';
 import { startHealthServer, type ExtraRoute } from './health-server.js';
 import { installGracefulShutdown, type GracefulShutdown, type ShutdownStep } from './graceful-shutdown.js';
 import type { Readiness } from './readiness.js';
@@ -20,6 +21,7 @@ export interface RunLogger {
  * gRPC listening, `prepare` retried with backoff until its dependencies answer (indexes, keys,
  * streams, consumers), and on SIGTERM: not ready, stop background work, finish in-flight
  * calls, run the service's own steps (consumers, clients), close the health port, exit 0.
+ * The health port also answers `GET /metrics` (Prometheus, the process's registry).
  */
 export async function runGrpcService(options: {
   name: string;
@@ -32,6 +34,7 @@ export async function runGrpcService(options: {
   prepare?: (signal: AbortSignal) => Promise<void>;
   /** Run after gRPC has stopped accepting and finished its calls, in order. */
   shutdownSteps?: readonly ShutdownStep[];
+  /** More routes of the health port, asked after `/metrics`. */
   extraRoute?: ExtraRoute;
 }): Promise<{ grpcPort: number; httpPort: number; shutdown: GracefulShutdown }> {
   const { logger } = options;
@@ -45,7 +48,7 @@ export async function runGrpcService(options: {
     host: options.host,
     port: options.httpPort,
     readiness: options.readiness,
-    ...(options.extraRoute ? { extraRoute: options.extraRoute } : {}),
+    extraRoute: withMetrics(options.extraRoute),
   });
   const grpcPort = await options.grpc.listen(options.host, options.grpcPort);
   logger.info({ grpcPort, httpPort: health.port }, `${options.name} listening`);
@@ -76,4 +79,9 @@ export async function runGrpcService(options: {
     ],
   });
   return { grpcPort, httpPort: health.port, shutdown };
+}
+
+function withMetrics(extra: ExtraRoute | undefined): ExtraRoute {
+  const metrics = metricsRoute();
+  return async (path) => (await metrics(path)) ?? (extra ? extra(path) : undefined);
 }

@@ -6,3 +6,7 @@ export { waitForPort } from './local/wait-for-port.js';
 export type { Infrastructure, InfraKind, InfraSource, StartOptions } from './infrastructure.js';
 export { startLocal as startLocalServer } from './local/start-local.js';
 export type { StartedServer } from './infrastructure.js';
+export { startSmtpSink, decodeMessage } from './smtp-sink.js';
+export type { SinkMessage, SmtpSink } from './smtp-sink.js';
+export { startOidcProvider } from './oidc-test-provider.js';
+export type { OidcTestAccount, OidcTestProvider } from './oidc-test-provider.js';

@@ -1,11 +1,11 @@
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
 import { contracts, type ProductEvent } from '@tap/contracts';
 import { createEventPublisher, type DurableConsumer } from '@tap/events';
-import { createClient, DependencyUnavailableError } from '@tap/grpc-kit';
+import { createClient, DependencyUnavailableError, setRpcObserver } from '@tap/grpc-kit';
 import { createMongoDependency, createNatsDependency, Readiness, runGrpcService } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
-import { createLogger, startTelemetry } from '@tap/telemetry';
+import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry, watchConsumer } from '@tap/telemetry';
 import { createTokenVerifier } from '@tap/tokens';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -13,6 +13,9 @@ import { loadConfig } from './config.js';
 const config = loadConfigOrExit('adoption', () => loadConfig(process.env));
 const telemetry = startTelemetry({ serviceName: 'adoption', otlpTracesUrl: config.otlpTracesUrl });
 const logger = createLogger({ service: 'adoption', level: config.logLevel as 'info' });
+// Prometheus: one registry for the process (GET /metrics on the health port), gRPC calls reported to it.
+initMetrics('adoption');
+setRpcObserver(rpcMetricsObserver);
 const readiness = new Readiness();
 
 const mongo = createMongoDependency({
@@ -48,7 +51,18 @@ await runGrpcService({
   prepare: async () => {
     await mongo.connected();
     await app.prepare();
-    consumer ??= await app.startConsumer(await nats.connected());
+    if (!consumer) {
+      const nc = await nats.connected();
+      const started = await app.startConsumer(nc);
+      consumer = started;
+      // Counters and lag (JetStream's num_pending, asked at scrape) on /metrics.
+      const jsm = await jetstreamManager(nc);
+      const { streamName, consumerName } = config.events;
+      watchConsumer(consumerName, {
+        stats: () => started.stats(),
+        pending: async () => (await jsm.consumers.info(streamName, consumerName)).num_pending,
+      });
+    }
     driftWatch ??= app.startDriftWatch();
   },
   shutdownSteps: [

@@ -9,6 +9,7 @@ import type { GatewayConfig } from './config.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
+import { METRICS_PATH, metricsPlugin } from './http/plugins/metrics.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
 import { trustProxyHops } from './http/auth/client-address.js';
@@ -16,13 +17,14 @@ import { healthRoutes } from './http/routes/health.js';
 import { identityEdgeRoutes } from './http/routes/identity-edge.js';
 import { tenantRoutes } from './http/routes/tenant.js';
 import type { SessionRevocations } from './session-revocations.js';
+import type { SsoStateStore } from './sso-states.js';
 import { apiAccessUpgradeContext, limiterRequestCounts } from './quota/api-quota-wiring.js';
 import type { QuotaSource } from './quota/tier-quota-source.js';
 
 export const API_PREFIX = '/api/v1';
 
 export interface GatewayDeps {
-  readonly config: Pick<GatewayConfig, 'bodyLimitBytes' | 'trustProxyHops'>;
+  readonly config: Pick<GatewayConfig, 'bodyLimitBytes' | 'trustProxyHops'> & Partial<Pick<GatewayConfig, 'browser'>>;
   readonly clients: ServiceClients;
   readonly verifier: TokenVerifier;
   readonly readiness: Readiness;
@@ -36,7 +38,12 @@ export interface GatewayDeps {
    * limiter of the token endpoints (which are only served with it). main.ts always passes it;
    * test beds of other routes may leave it out.
    */
-  readonly auth?: { readonly revocations: SessionRevocations; readonly limiter: RateLimiter };
+  readonly auth?: {
+    readonly revocations: SessionRevocations;
+    readonly limiter: RateLimiter;
+    /** Single-use SSO state (docs/browser-sessions.md); SSO is off without it. */
+    readonly ssoStates?: SsoStateStore;
+  };
 }
 
 /**
@@ -52,9 +59,10 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
-  const otel = new FastifyOtelInstrumentation({ instrumentHooks: false, ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz' });
+  const otel = new FastifyOtelInstrumentation({ instrumentHooks: false, ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz' || opts.url === METRICS_PATH });
   await app.register(otel.plugin());
   await app.register(errorHandlerPlugin);
+  await app.register(metricsPlugin);
   await app.register(authenticatePlugin, { verifier: deps.verifier, revocations: deps.auth?.revocations });
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(
@@ -70,7 +78,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await api.register(adoptionRoutes, { clients: deps.clients });
       const apiRequestCounts = deps.apiRequestCounts ?? (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
       await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts });
-      if (deps.auth) await api.register(identityEdgeRoutes, { clients: deps.clients, limiter: deps.auth.limiter });
+      if (deps.auth)
+        await api.register(identityEdgeRoutes, {
+          clients: deps.clients,
+          limiter: deps.auth.limiter,
+          browser: deps.config.browser,
+          ssoStates: deps.auth.ssoStates,
+        });
     },
     { prefix: API_PREFIX },
   );

@@ -1,4 +1,6 @@
-import { durationMs, httpUrl, listenPort, num, parseEnv, redisUrl, str } from '@tap/config';
+import { csv, durationMs, httpUrl, listenPort, num, parseEnv, redisUrl, str } from '@tap/config';
+
+import { parseSsoProviders, type SsoProviderSettings } from './sso-providers-config.js';
 
 export const DEFAULT_PORT = 3000;
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
@@ -17,6 +19,19 @@ export interface GatewayConfig {
   readonly rateLimitTimeoutMs: number;
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
+  /** The /auth/v2 browser surface (docs/browser-sessions.md). */
+  readonly browser: {
+    /** Origins allowed to call /auth/v2 (`ALLOWED_ORIGINS`, comma-separated). */
+    readonly allowedOrigins: readonly string[];
+    /** Parent domain of the session cookies (`COOKIE_DOMAIN`); host-only cookies when unset. */
+    readonly cookieDomain: string | undefined;
+    /** Single sign-on: the web app (`APP_URL`), this API's public base (`PUBLIC_API_URL`), the providers (`SSO_PROVIDERS`). */
+    readonly sso?: {
+      readonly appUrl: string;
+      readonly publicApiUrl: string;
+      readonly providers: readonly SsoProviderSettings[];
+    };
+  };
 }
 
 /** Reads and validates the gateway's environment once; throws ConfigError listing every bad variable. */
@@ -35,6 +50,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     GATEWAY_RATE_LIMIT_TIMEOUT_MS: durationMs({ default: 100 }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+    ALLOWED_ORIGINS: csv({ default: ['http://localhost:3000'] }),
+    COOKIE_DOMAIN: str({ default: '' }),
+    APP_URL: httpUrl({ default: 'http://localhost:3000' }),
+    PUBLIC_API_URL: httpUrl({ default: 'http://localhost:3000/api/v1' }),
+    SSO_PROVIDERS: str({ default: '[]' }),
   });
   return Object.freeze({
     host: e.HOST,
@@ -51,5 +71,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     rateLimitTimeoutMs: e.GATEWAY_RATE_LIMIT_TIMEOUT_MS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
+    browser: Object.freeze({
+      allowedOrigins: e.ALLOWED_ORIGINS,
+      cookieDomain: e.COOKIE_DOMAIN || undefined,
+      sso: Object.freeze({ appUrl: e.APP_URL, publicApiUrl: e.PUBLIC_API_URL.replace(/\/$/, ''), providers: parseSsoProviders(e.SSO_PROVIDERS) }),
+    }),
   });
 }

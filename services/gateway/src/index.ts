@@ -7,3 +7,5 @@ export type { GatewayConfig } from './config.js';
 export type { ApiRequestCounts, ApiRequestCountReader } from './api-request-counts.js';
 export { redisSessionRevocations } from './session-revocations.js';
 export type { SessionRevocations } from './session-revocations.js';
+export { redisSsoStateStore } from './sso-states.js';
+export type { SsoState, SsoStateStore } from './sso-states.js';

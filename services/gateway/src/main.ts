@@ -1,11 +1,12 @@
 import { loadConfigOrExit } from '@tap/config';
-import { createHealthChecker } from '@tap/grpc-kit';
+import { createHealthChecker, setRpcObserver } from '@tap/grpc-kit';
 import { installGracefulShutdown, Readiness } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
-import { createLogger, startTelemetry } from '@tap/telemetry';
+import { countLimiterDecisions, createLogger, initMetrics, instrumentRedis, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { createTokenVerifier, createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
 import { buildApp } from './app.js';
+import { redisSsoStateStore } from './sso-states.js';
 import { closeGracefully } from './http/close-gracefully.js';
 import { createServiceClients } from './clients.js';
 import { tierQuotaSource } from './quota/tier-quota-source.js';
@@ -15,6 +16,9 @@ import { loadConfig } from './config.js';
 const config = loadConfigOrExit('gateway', () => loadConfig(process.env));
 const telemetry = startTelemetry({ serviceName: 'gateway', otlpTracesUrl: config.otlpTracesUrl });
 const logger = createLogger({ service: 'gateway', level: config.logLevel as 'info' });
+// Prometheus: one registry for the process (GET /metrics), gRPC calls reported to it.
+initMetrics('gateway');
+setRpcObserver(rpcMetricsObserver);
 const readiness = new Readiness();
 
 const clients = createServiceClients(config.services);
@@ -29,16 +33,21 @@ const checkers = Object.entries(config.services).map(([name, address]) => {
 
 // The limiter's own Redis client: short timeouts and no resend of unanswered commands, so a
 // check is never charged twice and a Redis outage costs milliseconds, not the request.
-const redis = createRateLimitRedis(config.redisUrl, { commandTimeout: config.rateLimitTimeoutMs });
+const redis = instrumentRedis(createRateLimitRedis(config.redisUrl, { commandTimeout: config.rateLimitTimeoutMs }));
 // Not a readiness dependency: quotas fail open, so a Redis outage must not take every gateway
 // out of the load balancer.
 redis.on('error', () => undefined);
-const limiter = createRateLimiter({ redis, keyPrefix: 'rl', timeoutMs: config.rateLimitTimeoutMs });
+// Decisions of the quotas and the auth-endpoint limits are counted by policy and outcome.
+const limiter = countLimiterDecisions(createRateLimiter({ redis, keyPrefix: 'rl', timeoutMs: config.rateLimitTimeoutMs }));
 const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
 
 // Same client for identity's edge: the token endpoints' limits and the revocation list. The
 // revocation check fails closed (503) while Redis is away: a logged-out token must not work.
-const auth = { limiter, revocations: redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX) };
+const auth = {
+  limiter,
+  revocations: redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX),
+  ssoStates: redisSsoStateStore(redis, 'sso'),
+};
 
 const app = await buildApp({ config, clients, verifier, readiness, logger, quotas, auth });
 await app.listen({ host: config.host, port: config.port });

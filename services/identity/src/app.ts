@@ -9,12 +9,16 @@ import { DEFAULT_REFRESH_REUSE_GRACE_MS, type IdentityConfig } from './config.js
 import { createKeyedHasher, deriveTokenHashSecret } from './crypto/keyed-hash.js';
 import { createPasswordHasher } from './crypto/passwords.js';
 import { MAX_GRACE_USES } from './domain/session.js';
+import { smtpMailer } from './mail/mailer.js';
 import { identityHandlers } from './grpc/identity-handlers.js';
 import { startBackgroundJobs } from './jobs/background.js';
 import { createKeyRing, type KeyRing } from './keys/key-ring.js';
 import type { IdentityContext } from './operations/context.js';
 import { oauthClientsRepository } from './store/oauth-clients-repository.js';
+import { externalIdentitiesRepository } from './store/external-identities-repository.js';
+import { joinRepository } from './store/join-repository.js';
 import { createKeyedLock } from './store/keyed-lock.js';
+import { magicLinksRepository } from './store/magic-links-repository.js';
 import { redisSessionRevoker } from './store/session-revocations.js';
 import { sessionsRepository } from './store/sessions-repository.js';
 import { signingKeysRepository } from './store/signing-keys-repository.js';
@@ -27,6 +31,8 @@ export interface IdentityDeps {
     readonly sessions?: IdentityConfig['sessions'];
     /** Where revocation marks go in Redis (tests use their namespace). */
     readonly revocationKeyPrefix?: string;
+    /** Magic-link mail (docs/browser-sessions.md); links are not sent without it. */
+    readonly mail?: IdentityConfig['mail'];
   };
   readonly db: Db;
   /** Revocation marks for the gateway's token check (logout, reuse, client rotation and deletion). */
@@ -60,6 +66,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     users: usersRepository(deps.db),
     sessions: sessionsRepository(deps.db),
     clients: oauthClientsRepository(deps.db),
+    magicLinks: magicLinksRepository(deps.db),
+    joins: joinRepository(deps.db),
+    externalIdentities: externalIdentitiesRepository(deps.db),
     keyRing,
     locks: createKeyedLock(),
     revoker: redisSessionRevoker(deps.redis, config.revocationKeyPrefix ?? DEFAULT_REVOCATION_KEY_PREFIX),
@@ -85,6 +94,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     operatorToken: config.operatorToken,
     logger: deps.logger,
     keyRetentionMs: config.tokens.keyRetentionMs,
+    mail: config.mail
+      ? { linkUrl: config.mail.magicLinkUrl, ...smtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }) }
+      : undefined,
   });
   const grpc = createGrpcServer([
     {
@@ -102,6 +114,8 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         ctx.users.ensureIndexes(),
         ctx.sessions.ensureIndexes(),
         ctx.clients.ensureIndexes(),
+        ctx.magicLinks.ensureIndexes(),
+        ctx.joins.ensureIndexes(),
       ]);
       await keyRing.load(now());
       await ctx.passwords.prepare();

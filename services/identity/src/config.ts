@@ -23,6 +23,8 @@ export interface IdentityConfig {
   readonly redis: { readonly url: string };
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
+  /** Magic-link mail over SMTP; unset SMTP_URL means no links are sent (docs/browser-sessions.md). */
+  readonly mail: { readonly smtpUrl: string; readonly from: string; readonly magicLinkUrl: string } | undefined;
 }
 
 /** Reads and validates identity's environment once; throws ConfigError listing every bad variable. */
@@ -43,6 +45,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+    SMTP_URL: str({ default: '' }),
+    MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
+    MAGIC_LINK_URL: httpUrl({ default: 'http://localhost:3000/auth/magic-link' }),
   });
   return Object.freeze({
     serviceName: 'identity',
@@ -62,5 +67,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     redis: Object.freeze({ url: e.REDIS_URL }),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
+    mail: e.SMTP_URL
+      ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, magicLinkUrl: e.MAGIC_LINK_URL })
+      : undefined,
   });
 }

@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from '@tap/config';
 import { createMongoDependency, createRedisDependency, Readiness, runGrpcService } from '@tap/runtime';
-import { createLogger, startTelemetry } from '@tap/telemetry';
+import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
+import { setRpcObserver } from '@tap/grpc-kit';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -9,6 +10,9 @@ import { loadConfig } from './config.js';
 const config = loadConfigOrExit('identity', () => loadConfig(process.env));
 const telemetry = startTelemetry({ serviceName: 'identity', otlpTracesUrl: config.otlpTracesUrl });
 const logger = createLogger({ service: 'identity', level: config.logLevel as 'info' });
+// Prometheus: one registry for the process (GET /metrics on the health port), gRPC calls reported to it.
+initMetrics('identity');
+setRpcObserver(rpcMetricsObserver);
 const readiness = new Readiness();
 
 const mongo = createMongoDependency({

@@ -1,4 +1,5 @@
 import { MongoClient, type Db } from 'mongodb';
+import { observeMongoCommands } from '@tap/telemetry';
 import type { Readiness } from '../readiness.js';
 import { retryWithBackoff } from '../retry.js';
 import type { DependencyLogger } from './dependency-logger.js';
@@ -17,7 +18,8 @@ export interface MongoDependency {
 /**
  * The service's MongoDB database. The client exists at once (operations wait for a server up to
  * the selection timeout), connects in the background with backoff, and registers a ping check
- * so /readyz follows the database, including after it comes back.
+ * so /readyz follows the database, including after it comes back. Every command's duration goes
+ * to `db_client_operation_duration_seconds{system="mongodb"}` (command monitoring).
  */
 export function createMongoDependency(options: {
   url: string;
@@ -31,7 +33,9 @@ export function createMongoDependency(options: {
     appName: options.appName,
     serverSelectionTimeoutMS: MONGO_SERVER_SELECTION_TIMEOUT_MS,
     connectTimeoutMS: MONGO_SERVER_SELECTION_TIMEOUT_MS,
+    monitorCommands: true,
   });
+  observeMongoCommands(client);
   const db = client.db(options.database);
   options.readiness.register('mongo', async () => {
     await db.command({ ping: 1 });

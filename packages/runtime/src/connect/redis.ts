@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { instrumentRedis } from '@tap/telemetry';
 import type { Readiness } from '../readiness.js';
 import type { DependencyLogger } from './dependency-logger.js';
 
@@ -8,7 +9,8 @@ const MAX_RECONNECT_DELAY_MS = 5_000;
 /**
  * Redis for counters and revocations. Commands fail fast while Redis is away (no offline
  * queue, a short command timeout), so each caller applies its own documented policy instead
- * of hanging; the client reconnects by itself with backoff.
+ * of hanging; the client reconnects by itself with backoff. Every command is timed
+ * (`db_client_operation_duration_seconds{system="redis"}`).
  */
 export function createRedisDependency(options: {
   url: string;
@@ -24,6 +26,7 @@ export function createRedisDependency(options: {
     commandTimeout: options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
     retryStrategy: (times) => Math.min(times * 200, MAX_RECONNECT_DELAY_MS),
   });
+  instrumentRedis(redis);
   let warned = false;
   redis.on('error', (error: Error) => {
     if (!warned) options.logger.warn({ dependency: 'redis', err: error.message }, 'redis not reachable');

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** What a keyed hash protects; each purpose gets its own subkey, so one digest never stands for another. */
-export type HashPurpose = 'refresh-token' | 'refresh-token-child' | 'client-secret';
+export type HashPurpose = 'refresh-token' | 'refresh-token-child' | 'client-secret' | 'magic-link';
 
 const HKDF_SALT = 'tap-identity-v1';
 const SUBKEY_BYTES = 32;

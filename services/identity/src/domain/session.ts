@@ -3,20 +3,29 @@ export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 3_600_000;
 /** How many times the immediate parent may be re-presented within the grace window. */
 export const MAX_GRACE_USES = 3;
 
+/** Where a session's refresh token is held; documents written before channels existed are bearer. */
+export type SessionChannel = 'bearer' | 'cookie';
+
+/** The wire's channel ('' is bearer); anything else is not a channel. */
+export function parseChannel(value: string): SessionChannel | undefined {
+  if (value === '' || value === 'bearer') return 'bearer';
+  return value === 'cookie' ? 'cookie' : undefined;
+}
+
 /** Why a session stopped. */
-export type RevocationReason = 'logout' | 'reuse' | 'password-reset' | 'user-inactive';
+export type RevocationReason = 'logout' | 'reuse' | 'password-reset' | 'user-inactive' | 'wrong-channel';
 
 /**
  * A sign-in session and its refresh-token family, in one document: rotation, reuse detection
  * and revocation are each one single-document write. Its id is the `sid` of every access token
- * it issues, so revoking the session revokes those too. `channel` leaves room for the browser
- * cookie sessions of /auth/v2, which will share this model.
+ * it issues, so revoking the session revokes those too. `channel` says where its refresh token
+ * lives: a bearer client's storage, or the HttpOnly cookie of /auth/v2 (docs/browser-sessions.md).
  */
 export interface Session {
   readonly id: string;
   readonly tenantId: string;
   readonly userId: string;
-  readonly channel: 'bearer';
+  readonly channel: SessionChannel;
   readonly createdAt: Date;
   /** Keyed hash of the one refresh token that may be exchanged now. */
   readonly currentHash: string;

@@ -1,6 +1,7 @@
 import type { HandlerLogger } from '@tap/grpc-kit';
 import type { TokenVerifier } from '@tap/tokens';
 import type { IdentityContext } from '../operations/context.js';
+import type { MagicLinkMail } from '../operations/magic-links.js';
 
 /** What every group of identity's handlers needs. */
 export interface IdentityHandlerDeps {
@@ -10,4 +11,6 @@ export interface IdentityHandlerDeps {
   readonly logger: HandlerLogger;
   /** How long a replaced signing key keeps verifying. */
   readonly keyRetentionMs: number;
+  /** Where magic links are mailed; without it no link is sent (and that is logged). */
+  readonly mail?: MagicLinkMail | undefined;
 }

@@ -1,6 +1,7 @@
 import type { IdentityServiceHandlers } from '@tap/contracts';
 import { clientHandlers } from './client-handlers.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
+import { magicLinkHandlers } from './magic-link-handlers.js';
 import { sessionHandlers } from './session-handlers.js';
 import { tenantHandlers } from './tenant-handlers.js';
 
@@ -8,5 +9,5 @@ export type { IdentityHandlerDeps } from './handler-deps.js';
 
 /** identity.v1 handlers: decode, call the domain, let unaryHandler map errors to status. */
 export function identityHandlers(deps: IdentityHandlerDeps): IdentityServiceHandlers {
-  return { ...tenantHandlers(deps), ...sessionHandlers(deps), ...clientHandlers(deps) };
+  return { ...tenantHandlers(deps), ...sessionHandlers(deps), ...clientHandlers(deps), ...magicLinkHandlers(deps) };
 }

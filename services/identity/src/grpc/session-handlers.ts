@@ -2,6 +2,7 @@ import type { IdentityServiceHandlers } from '@tap/contracts';
 import { unaryHandler } from '@tap/grpc-kit';
 import { authenticate } from '@tap/service-auth';
 import { identityErrors } from '../domain/errors.js';
+import { parseChannel, type SessionChannel } from '../domain/session.js';
 import { issueClientToken } from '../operations/oauth-clients.js';
 import { login, refresh, revokeSessions, type IssuedSession } from '../operations/sessions.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
@@ -25,11 +26,11 @@ export function sessionHandlers(
   const { ctx, logger } = deps;
   return {
     Login: unaryHandler('IdentityService/Login', logger, async (request) =>
-      sessionToWire(await login(ctx, request.email, request.password)),
+      sessionToWire(await login(ctx, request.email, request.password, channelOf(request.channel))),
     ),
 
     Refresh: unaryHandler('IdentityService/Refresh', logger, async (request) =>
-      sessionToWire(await refresh(ctx, request.refreshToken)),
+      sessionToWire(await refresh(ctx, request.refreshToken, channelOf(request.channel))),
     ),
 
     Logout: unaryHandler('IdentityService/Logout', logger, async (_request, call) => {
@@ -48,4 +49,10 @@ export function sessionHandlers(
       return { accessToken: issued.accessToken, expiresIn: issued.expiresIn, scope: issued.scopes.join(' ') };
     }),
   };
+}
+
+function channelOf(value: string): SessionChannel {
+  const channel = parseChannel(value);
+  if (!channel) throw identityErrors.create('SESSION_CHANNEL_INVALID');
+  return channel;
 }

@@ -2,7 +2,10 @@ import type { KeyedHasher } from '../crypto/keyed-hash.js';
 import type { PasswordHasher } from '../crypto/passwords.js';
 import type { RefreshPolicy } from '../domain/session.js';
 import type { KeyRing } from '../keys/key-ring.js';
+import type { ExternalIdentitiesRepository } from '../store/external-identities-repository.js';
+import type { JoinRepository } from '../store/join-repository.js';
 import type { KeyedLock } from '../store/keyed-lock.js';
+import type { MagicLinksRepository } from '../store/magic-links-repository.js';
 import type { OAuthClientsRepository } from '../store/oauth-clients-repository.js';
 import type { SessionRevoker } from '../store/session-revocations.js';
 import type { SessionsRepository } from '../store/sessions-repository.js';
@@ -15,6 +18,9 @@ export interface IdentityContext {
   readonly users: UsersRepository;
   readonly sessions: SessionsRepository;
   readonly clients: OAuthClientsRepository;
+  readonly magicLinks: MagicLinksRepository;
+  readonly joins: JoinRepository;
+  readonly externalIdentities: ExternalIdentitiesRepository;
   readonly keyRing: KeyRing;
   readonly revoker: SessionRevoker;
   /** Orders writes to one session or client within this process (FerretDB, see KeyedLock). */

@@ -8,6 +8,7 @@ import {
   REFRESH_TOKEN_TTL_MS,
   type RevocationReason,
   type Session,
+  type SessionChannel,
 } from '../domain/session.js';
 import { normaliseEmail, type User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
@@ -30,7 +31,12 @@ const invalidRefreshToken = () => identityErrors.create('REFRESH_TOKEN_INVALID')
  * Email and password to a new session. Unknown email, wrong password and inactive account take
  * the same path (one argon2 verification each) and fail with the same error.
  */
-export async function login(ctx: IdentityContext, email: string, password: string): Promise<IssuedSession> {
+export async function login(
+  ctx: IdentityContext,
+  email: string,
+  password: string,
+  channel: SessionChannel = 'bearer',
+): Promise<IssuedSession> {
   let found: Awaited<ReturnType<IdentityContext['users']['findCredentials']>> = undefined;
   try {
     found = await ctx.users.findCredentials(normaliseEmail(email));
@@ -42,10 +48,11 @@ export async function login(ctx: IdentityContext, email: string, password: strin
     password.length <= MAX_PASSWORD_INPUT ? password : '',
   );
   if (!found || !matches || !found.user.active) throw invalidCredentials();
-  return openSession(ctx, found.user);
+  return openSession(ctx, found.user, channel);
 }
 
-async function openSession(ctx: IdentityContext, user: User): Promise<IssuedSession> {
+/** A new session for an already verified user (password login; magic links and SSO later). */
+export async function openSession(ctx: IdentityContext, user: User, channel: SessionChannel): Promise<IssuedSession> {
   const now = ctx.now();
   const sessionId = randomUUID();
   const refreshToken = formatRefreshToken({ sessionId, secret: randomSecret() });
@@ -53,7 +60,7 @@ async function openSession(ctx: IdentityContext, user: User): Promise<IssuedSess
     id: sessionId,
     tenantId: user.tenantId,
     userId: user.id,
-    channel: 'bearer',
+    channel,
     createdAt: now,
     currentHash: ctx.hasher.digest('refresh-token', refreshToken),
     currentExpiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
@@ -72,7 +79,11 @@ async function openSession(ctx: IdentityContext, user: User): Promise<IssuedSess
  * derived from the parent under a server key, so re-presenting the immediate parent inside the
  * grace window yields the very same child without the child ever being stored.
  */
-export async function refresh(ctx: IdentityContext, refreshToken: string): Promise<IssuedSession> {
+export async function refresh(
+  ctx: IdentityContext,
+  refreshToken: string,
+  channel: SessionChannel = 'bearer',
+): Promise<IssuedSession> {
   const parts = parseRefreshToken(refreshToken);
   if (!parts) throw invalidRefreshToken();
   const now = ctx.now();
@@ -91,6 +102,12 @@ export async function refresh(ctx: IdentityContext, refreshToken: string): Promi
     );
     return rotated ?? (await settleNotCurrent(ctx, parts.sessionId, { hash, childHash }, now));
   });
+  // A cookie session's refresh token is HttpOnly: seen on the bearer endpoint (or the reverse)
+  // it was lifted from where it belongs, so the family ends as on reuse.
+  if ((session.channel ?? 'bearer') !== channel) {
+    await revokeSessions(ctx, [session.id], 'wrong-channel');
+    throw invalidRefreshToken();
+  }
   const user = await ctx.users.findInTenant(session.tenantId, session.userId);
   if (!user?.active) {
     await revokeSessions(ctx, [session.id], 'user-inactive');

@@ -29,6 +29,8 @@ export interface UsersRepository {
   /** Replaces the password hash; the updated user, or undefined when there is no such email. */
   setPasswordHash(email: string, passwordHash: string, now: Date): Promise<User | undefined>;
   remove(tenantId: string, userId: string): Promise<void>;
+  /** Marks a user of the tenant active (an approved join request); the user, or undefined. */
+  activate(tenantId: string, userId: string): Promise<User | undefined>;
 }
 
 const toUser = (doc: UserDocument): User => ({
@@ -83,6 +85,14 @@ export function usersRepository(db: Db): UsersRepository {
       const doc = await users.findOneAndUpdate(
         { email },
         { $set: { passwordHash, passwordChangedAt: now } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toUser(doc) : undefined;
+    },
+    async activate(tenantId, userId) {
+      const doc = await users.findOneAndUpdate(
+        { _id: userId, tenantId },
+        { $set: { active: true } },
         { returnDocument: 'after' },
       );
       return doc ? toUser(doc) : undefined;

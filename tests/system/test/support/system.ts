@@ -4,13 +4,13 @@ import { buildApp as buildAdoption, type AdoptionApp, type DriftWatchJob } from 
 import { contracts, type ProductEvent } from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
 import { createEventPublisher, type DurableConsumer } from '@tap/events';
-import { buildApp as buildGateway, createServiceClients, redisSessionRevocations } from '@tap/gateway';
+import { buildApp as buildGateway, createServiceClients, redisSessionRevocations, redisSsoStateStore } from '@tap/gateway';
 import { createClient, unaryCall } from '@tap/grpc-kit';
 import { buildApp as buildIdentity } from '@tap/identity';
 import { Readiness } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testNamespace } from '@tap/testkit';
+import { infraUrls, startSmtpSink, testNamespace, type SmtpSink } from '@tap/testkit';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { createTokenVerifier, createVerificationCache } from '@tap/tokens';
 import type { FastifyInstance } from 'fastify';
@@ -22,6 +22,8 @@ export const SYSTEM_TOKENS = { issuer: 'https://identity.system-test', audience:
 /** Identity's key-encryption secret here; tests that forge tokens unseal its key with it. */
 export const SYSTEM_KEY_ENCRYPTION_SECRET = 'k'.repeat(40);
 const TOKENS = SYSTEM_TOKENS;
+/** The one origin the gateway's /auth/v2 allowlist holds here (the first-party web app). */
+export const SYSTEM_ORIGIN = 'https://app.system-test.example';
 
 export interface HttpResponse {
   readonly status: number;
@@ -36,13 +38,19 @@ export interface System {
   /** The gateway's base URL on a real loopback socket (e.g. http://127.0.0.1:PORT). */
   readonly baseUrl: string;
   /** One HTTP request to the gateway; `body` objects are sent as JSON. */
-  http(method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown }): Promise<HttpResponse>;
+  http(
+    method: string,
+    path: string,
+    options?: { headers?: Record<string, string>; body?: unknown; redirect?: 'follow' | 'manual' },
+  ): Promise<HttpResponse>;
   readonly namespace: string;
   readonly events: { readonly streamName: string; readonly subjectPrefix: string };
   /** The services' gRPC addresses, for the operator CLI and direct operator calls. */
   readonly addresses: { readonly identity: string; readonly entitlements: string };
   /** Redis keys of this system (revocation marks, auth-endpoint limits) start with this. */
   readonly redisPrefix: string;
+  /** The SMTP sink identity mails magic links to (a real SMTP server on loopback). */
+  readonly mail: SmtpSink;
   createTenant(name: string): Promise<string>;
   setTier(tenantId: string, tierCode: string): Promise<void>;
   token(tenantId: string, role?: string, scopes?: string[]): Promise<string>;
@@ -64,6 +72,12 @@ export interface SystemOptions {
   readonly now?: () => Date;
   /** Starts adoption's scheduled drift watch at this interval; not started when absent. */
   readonly driftWatchIntervalMs?: number;
+  /** The session cookies' parent domain (COOKIE_DOMAIN); host-only cookies when absent. */
+  readonly cookieDomain?: string;
+  /** The gateway's port (an SSO test registers its callback URL with the providers first); free when absent. */
+  readonly gatewayPort?: number;
+  /** OpenID Providers for SSO (docs/browser-sessions.md); SSO is off when absent. */
+  readonly ssoProviders?: readonly { key: string; issuer: string; clientId: string; clientSecret: string }[];
 }
 
 export async function startSystem(label: string, options: SystemOptions = {}): Promise<System> {
@@ -75,6 +89,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   // Without an offline queue, commands sent before the connection is up fail: wait for it.
   await waitFor(async () => (redis.status === 'ready' ? true : undefined), 10_000, 20);
   const logger = createLogger({ service: 'system-test', level: 'silent' });
+  const mail = await startSmtpSink();
   const mongo = new MongoClient(urls.mongoUrl);
   const databases = ['identity', 'adoption', 'entitlements'].map((name) => `${namespace}_${name}`);
   const [identityDb, adoptionDb, entitlementsDb] = databases.map((name) => mongo.db(name));
@@ -85,6 +100,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       operatorToken: OPERATOR_TOKEN,
       revocationKeyPrefix: `${redisPrefix}revoked`,
       ...(options.refreshReuseGraceMs ? { sessions: { refreshReuseGraceMs: options.refreshReuseGraceMs } } : {}),
+      mail: { smtpUrl: mail.url, from: 'TAP <no-reply@system-test.example>', magicLinkUrl: `${SYSTEM_ORIGIN}/auth/magic-link` },
     },
     db: identityDb!,
     redis,
@@ -127,7 +143,19 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
 
   const clients = createServiceClients({ identity: identityAddress, adoption: adoptionAddress, entitlements: entitlementsAddress });
   const gateway = await buildGateway({
-    config: { bodyLimitBytes: 64 * 1024, trustProxyHops: options.trustProxyHops ?? 0 },
+    config: {
+      bodyLimitBytes: 64 * 1024,
+      trustProxyHops: options.trustProxyHops ?? 0,
+      browser: {
+        allowedOrigins: [SYSTEM_ORIGIN],
+        cookieDomain: options.cookieDomain,
+        sso: {
+          appUrl: SYSTEM_ORIGIN,
+          publicApiUrl: `http://127.0.0.1:${options.gatewayPort ?? 0}/api/v1`,
+          providers: options.ssoProviders ?? [],
+        },
+      },
+    },
     clients,
     // As main.ts wires it: tokens verified once, revocation checked on every request.
     verifier: createVerificationCache(verifier),
@@ -136,10 +164,11 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     auth: {
       revocations: redisSessionRevocations(redis, `${redisPrefix}revoked`),
       limiter: createRateLimiter({ redis, keyPrefix: `${redisPrefix}rl` }),
+      ssoStates: redisSsoStateStore(redis, `${redisPrefix}sso`),
     },
   });
   // A real socket rather than inject(): the request goes through Node's HTTP stack as in production.
-  await gateway.listen({ host: '127.0.0.1', port: 0 });
+  await gateway.listen({ host: '127.0.0.1', port: options.gatewayPort ?? 0 });
   const address = gateway.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
@@ -157,6 +186,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
         headers: { ...(isJson ? { 'content-type': 'application/json' } : {}), ...options.headers },
         ...(options.body === undefined ? {} : { body: isJson ? JSON.stringify(options.body) : (options.body as string) }),
         signal: AbortSignal.timeout(10_000),
+        ...(options.redirect ? { redirect: options.redirect } : {}),
       });
       const text = await response.text();
       let body: unknown = text;
@@ -171,6 +201,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     events,
     addresses: { identity: identityAddress, entitlements: entitlementsAddress },
     redisPrefix,
+    mail,
     async createTenant(name) {
       const tenant = await unaryCall(identityClient, 'CreateTenant', { name, slug: '' }, operator);
       return tenant.id;
@@ -198,6 +229,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       const keys = await redis.keys(`${redisPrefix}*`);
       if (keys.length > 0) await redis.del(...keys);
       await redis.quit();
+      await mail.stop();
     },
   };
 }

@@ -14,6 +14,10 @@ export const AUTH_LIMITS = {
     rules: [{ name: 'login-per-ip', limit: 10, windowMs: MINUTE_MS, onRedisDown: 'local' }],
     what: 'login attempts from this address',
   },
+  magicLink: {
+    rules: [{ name: 'magic-link-per-ip', limit: 10, windowMs: MINUTE_MS, onRedisDown: 'local' }],
+    what: 'sign-in links asked for from this address',
+  },
   refresh: {
     rules: [{ name: 'refresh-per-token', limit: 30, windowMs: MINUTE_MS, onRedisDown: 'local' }],
     what: 'refreshes of this token',

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SessionRevocations } from '../../session-revocations.js';
 import { checkRequirement } from '../auth/requirements.js';
-import { invalidToken, type HttpError } from '../errors/http-error.js';
+import { csrfHeaderMatches, isSafeMethod, requestCookies, SESSION_COOKIE } from '../browser/session-cookies.js';
+import { generalError, invalidToken, type HttpError } from '../errors/http-error.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,18 +22,26 @@ const BEARER = /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/;
  * Bearer authentication as a hook (not in each handler). The gateway verifies the token itself
  * and forwards it unchanged, so every service verifies it again (zero trust). It then asks the
  * revocation list about the token's session (logout must take effect at once, not at expiry)
- * and checks the route's `config.auth` requirement (scope or role).
+ * and checks the route's `config.auth` requirement (scope or role). Without an Authorization
+ * header the browser's `svc_session` cookie is accepted instead, and then any state-changing
+ * method must carry the double-submit `X-CSRF-Token` (docs/browser-sessions.md).
  */
 export const authenticatePlugin = fp(async (app: FastifyInstance, options: { verifier: TokenVerifier; revocations?: SessionRevocations | undefined }) => {
   app.decorateRequest('auth', undefined);
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
-    const token = header ? BEARER.exec(header)?.[1] : undefined;
     const send = (error: HttpError) => {
       for (const [name, value] of Object.entries(error.headers ?? {})) void reply.header(name, value);
       return reply.status(error.status).send(error.body);
     };
     const refuse = (description: string) => send(invalidToken(description));
+    let token = header ? BEARER.exec(header)?.[1] : undefined;
+    if (!header) {
+      const cookies = requestCookies(request);
+      token = cookies.get(SESSION_COOKIE);
+      if (token && !isSafeMethod(request.method) && !csrfHeaderMatches(request, cookies))
+        return send(generalError(403, 'CSRF_TOKEN_INVALID', 'The X-CSRF-Token header does not match the session'));
+    }
     if (!token) return refuse('A bearer token is required');
     let claims: AccessClaims;
     try {

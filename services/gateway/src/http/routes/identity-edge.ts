@@ -1,19 +1,52 @@
 import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
+import type { GatewayConfig } from '../../config.js';
+import { originSet } from '../browser/origin-allowlist.js';
 import { authV1Routes } from './auth-v1.js';
+import type { SsoStateStore } from '../../sso-states.js';
+import { authV2MagicLinkRoutes } from './auth-v2-magic-links.js';
+import { authV2SsoRoutes } from './auth-v2-sso.js';
+import { authV2Routes } from './auth-v2.js';
+import { joinRequestRoutes } from './join-requests.js';
 import { oauthClientRoutes } from './oauth-clients.js';
 import { oauthTokenRoutes } from './oauth-token.js';
 
 /**
- * Identity's HTTP surface: the v1 token and session endpoints (each group encapsulated, with
- * its own body parsing and error style) and OAuth client management.
+ * Identity's HTTP surface: the v1 token and session endpoints, the /auth/v2 cookie sessions
+ * (each group encapsulated, with its own body parsing and error style) and OAuth client management.
  */
 export async function identityEdgeRoutes(
   app: FastifyInstance,
-  options: { clients: ServiceClients; limiter: RateLimiter },
+  options: {
+    clients: ServiceClients;
+    limiter: RateLimiter;
+    browser?: GatewayConfig['browser'] | undefined;
+    ssoStates?: SsoStateStore | undefined;
+  },
 ): Promise<void> {
-  await app.register(oauthTokenRoutes, options);
-  await app.register(authV1Routes, options);
+  const { clients, limiter } = options;
+  await app.register(oauthTokenRoutes, { clients, limiter });
+  await app.register(authV1Routes, { clients, limiter });
+  // The browser surface (docs/browser-sessions.md): served when its allowlist is configured.
+  if (options.browser) {
+    const browser = {
+      allowedOrigins: originSet(options.browser.allowedOrigins),
+      cookieDomain: options.browser.cookieDomain,
+    };
+    await app.register(authV2Routes, { clients, limiter, browser });
+    await app.register(authV2MagicLinkRoutes, { clients, limiter, browser });
+    const sso = options.browser.sso;
+    if (sso && sso.providers.length > 0 && options.ssoStates) {
+      await app.register(authV2SsoRoutes, {
+        clients,
+        states: options.ssoStates,
+        ...sso,
+        allowedOrigins: browser.allowedOrigins,
+        cookieDomain: browser.cookieDomain,
+      });
+    }
+  }
+  await app.register(joinRequestRoutes, { clients });
   await app.register(oauthClientRoutes, { clients: options.clients });
 }

@@ -1,0 +1,101 @@
+import { unaryCall } from '@tap/grpc-kit';
+import type { FastifyInstance } from 'fastify';
+import { clientAddressKey } from '../auth/client-address.js';
+import { enforceAuthLimit } from '../auth/auth-limits.js';
+import { cookieSessionUser } from '../browser/cookie-user.js';
+import { enforceOriginAllowlist } from '../browser/origin-allowlist.js';
+import { newCsrfToken, setSessionCookies } from '../browser/session-cookies.js';
+import { useV2Errors } from '../browser/v2-errors.js';
+import { generalError } from '../errors/http-error.js';
+import type { AuthV2Options } from './auth-v2.js';
+
+/** The one answer of request, whatever the address (spec: "Magic-link sign-in" 1). */
+export const MAGIC_LINK_SENT = 'If an account exists for that address, a sign-in link is on its way.';
+export const SIGNUP_LINK_SENT = 'Check your inbox: a link to finish signing up is on its way.';
+
+const requestBody = {
+  type: 'object',
+  required: ['email'],
+  properties: { email: { type: 'string', minLength: 1, maxLength: 320 } },
+};
+const signupBody = {
+  type: 'object',
+  required: ['email', 'companyName', 'firstName', 'lastName'],
+  properties: {
+    email: { type: 'string', minLength: 1, maxLength: 320 },
+    companyName: { type: 'string', minLength: 1, maxLength: 120 },
+    firstName: { type: 'string', minLength: 1, maxLength: 100 },
+    lastName: { type: 'string', minLength: 1, maxLength: 100 },
+  },
+};
+const redeemBody = {
+  type: 'object',
+  required: ['token'],
+  properties: { token: { type: 'string', minLength: 1, maxLength: 256 } },
+};
+
+const invalidOrExpired = () => generalError(400, 'INVALID_OR_EXPIRED', 'The link is invalid or has expired');
+
+/**
+ * Magic links: request (sign-in), signup (passwordless sign-up intent) and redeem. Identity
+ * answers request and signup before it looks anything up and mails the link afterwards, so
+ * these answers take the same time whether or not the address has an account.
+ */
+export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV2Options): Promise<void> {
+  const { clients, limiter, browser } = options;
+  useV2Errors(app);
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', enforceOriginAllowlist(browser.allowedOrigins));
+
+  app.post<{ Body: { email: string } }>(
+    '/auth/v2/magic-link/request',
+    { schema: { body: requestBody } },
+    async (request, reply) => {
+      await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
+      await unaryCall(clients.identity, 'RequestMagicLink', { email: request.body.email });
+      return { success: true, message: MAGIC_LINK_SENT };
+    },
+  );
+
+  app.post<{ Body: { email: string; companyName: string; firstName: string; lastName: string } }>(
+    '/auth/v2/signup',
+    { schema: { body: signupBody } },
+    async (request, reply) => {
+      await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
+      await unaryCall(clients.identity, 'StartSignup', request.body);
+      return { success: true, message: SIGNUP_LINK_SENT };
+    },
+  );
+
+  app.post<{ Body: { token: string }; Querystring: Record<string, unknown> }>(
+    '/auth/v2/magic-link/redeem',
+    { schema: { body: redeemBody } },
+    async (request, reply) => {
+      // The token travels in the JSON body only; one in the URL (logs, Referer) is refused unread.
+      if (Object.hasOwn(request.query ?? {}, 'token')) {
+        const refused = invalidOrExpired();
+        return reply.status(refused.status).send(refused.body);
+      }
+      const redeemed = await unaryCall(clients.identity, 'RedeemMagicLink', { token: request.body.token });
+      if (redeemed.outcome === 'PENDING_APPROVAL') {
+        return {
+          success: true,
+          status: 'pending_approval',
+          message: 'Your request to join was sent to the company’s administrators.',
+        };
+      }
+      const session = redeemed.session!;
+      const user = await cookieSessionUser(clients, session.user!, session.accessToken);
+      setSessionCookies(
+        reply,
+        { domain: browser.cookieDomain },
+        {
+          accessToken: session.accessToken,
+          refreshToken: session.refreshToken,
+          csrfToken: newCsrfToken(),
+        },
+      );
+      return { success: true, message: 'Signed in', data: { user } };
+    },
+  );
+}

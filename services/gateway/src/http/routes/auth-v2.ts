@@ -1,0 +1,140 @@
+import { GrpcStatus, isRemoteCallError, unaryCall } from '@tap/grpc-kit';
+import type { RateLimiter } from '@tap/ratelimit';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ServiceClients } from '../../clients.js';
+import { clientAddressKey } from '../auth/client-address.js';
+import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
+import { cookieSessionUser } from '../browser/cookie-user.js';
+import { enforceOriginAllowlist } from '../browser/origin-allowlist.js';
+import {
+  clearSessionCookies,
+  CSRF_COOKIE,
+  csrfHeaderMatches,
+  newCsrfToken,
+  REFRESH_COOKIE,
+  requestCookies,
+  SESSION_COOKIE,
+  setSessionCookies,
+} from '../browser/session-cookies.js';
+import { useV2Errors } from '../browser/v2-errors.js';
+import { ok } from '../envelope.js';
+import { generalError } from '../errors/http-error.js';
+
+/** What the browser surface needs from configuration (docs/browser-sessions.md). */
+export interface BrowserSessionSettings {
+  readonly allowedOrigins: ReadonlySet<string>;
+  readonly cookieDomain?: string | undefined;
+}
+
+export interface AuthV2Options {
+  readonly clients: ServiceClients;
+  readonly limiter: RateLimiter;
+  readonly browser: BrowserSessionSettings;
+}
+
+const loginBody = {
+  type: 'object',
+  required: ['email', 'password'],
+  properties: {
+    email: { type: 'string', minLength: 1, maxLength: 320 },
+    password: { type: 'string', minLength: 1, maxLength: 1024 },
+  },
+};
+
+const csrfRefused = () =>
+  generalError(403, 'CSRF_TOKEN_INVALID', 'The X-CSRF-Token header does not match the session');
+
+/**
+ * Cookie sessions (spec "Cookie sessions"): `POST /auth/v2/login`, `/refresh`, `/logout`. Every
+ * route is behind the Origin/Referer allowlist; refresh and logout, being authenticated by the
+ * cookies, also need the double-submit CSRF header.
+ */
+export async function authV2Routes(app: FastifyInstance, options: AuthV2Options): Promise<void> {
+  const { clients, limiter, browser } = options;
+  const cookieSettings = { domain: browser.cookieDomain };
+  useV2Errors(app);
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', enforceOriginAllowlist(browser.allowedOrigins));
+
+  const refuse = (reply: FastifyReply, error: ReturnType<typeof generalError>) =>
+    reply.status(error.status).send(error.body);
+
+  app.post<{ Body: { email: string; password: string } }>(
+    '/auth/v2/login',
+    { schema: { body: loginBody } },
+    async (request, reply) => {
+      await enforceAuthLimit(limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
+      const session = await unaryCall(clients.identity, 'Login', {
+        email: request.body.email,
+        password: request.body.password,
+        channel: 'cookie',
+      });
+      const user = await cookieSessionUser(clients, session.user!, session.accessToken);
+      setSessionCookies(reply, cookieSettings, {
+        accessToken: session.accessToken,
+        refreshToken: session.refreshToken,
+        csrfToken: newCsrfToken(),
+      });
+      return ok({ user });
+    },
+  );
+
+  app.post('/auth/v2/refresh', async (request, reply) => {
+    const cookies = requestCookies(request);
+    const refreshToken = cookies.get(REFRESH_COOKIE);
+    if (!refreshToken) {
+      const missing = generalError(401, 'REFRESH_TOKEN_INVALID', 'There is no session to refresh');
+      return refuse(reply, missing);
+    }
+    if (!csrfHeaderMatches(request, cookies)) return refuse(reply, csrfRefused());
+    await enforceAuthLimit(limiter, 'refresh', refreshTokenSubject(refreshToken), reply);
+    try {
+      const session = await unaryCall(clients.identity, 'Refresh', { refreshToken, channel: 'cookie' });
+      setSessionCookies(reply, cookieSettings, {
+        accessToken: session.accessToken,
+        refreshToken: session.refreshToken,
+        csrfToken: cookies.get(CSRF_COOKIE)!,
+      });
+      return reply.status(204).send();
+    } catch (error) {
+      // A dead session's cookies are of no further use to the browser; a 503 keeps them.
+      if (isRemoteCallError(error) && error.grpcStatus === GrpcStatus.UNAUTHENTICATED)
+        clearSessionCookies(reply, cookieSettings);
+      throw error;
+    }
+  });
+
+  // Idempotent: without cookies (or with dead ones) it still answers 204 and clears them.
+  app.post('/auth/v2/logout', async (request, reply) => {
+    const cookies = requestCookies(request);
+    const accessToken = cookies.get(SESSION_COOKIE);
+    const refreshToken = cookies.get(REFRESH_COOKIE);
+    if ((accessToken || refreshToken) && !csrfHeaderMatches(request, cookies))
+      return refuse(reply, csrfRefused());
+    const sessionToken = accessToken ?? (refreshToken ? await accessFromRefresh(refreshToken) : undefined);
+    if (sessionToken) {
+      try {
+        await unaryCall(clients.identity, 'Logout', {}, { authorization: `Bearer ${sessionToken}` });
+      } catch (error) {
+        // An expired or already revoked session is logged out already.
+        if (!(isRemoteCallError(error) && error.grpcStatus === GrpcStatus.UNAUTHENTICATED)) throw error;
+      }
+    }
+    clearSessionCookies(reply, cookieSettings);
+    return reply.status(204).send();
+  });
+
+  /**
+   * After 15 minutes the browser has dropped svc_session but still holds svc_refresh: logout then
+   * rotates once to learn the session and revokes it, so the family ends either way.
+   */
+  async function accessFromRefresh(refreshToken: string): Promise<string | undefined> {
+    try {
+      const session = await unaryCall(clients.identity, 'Refresh', { refreshToken, channel: 'cookie' });
+      return session.accessToken;
+    } catch (error) {
+      if (isRemoteCallError(error) && error.grpcStatus === GrpcStatus.UNAUTHENTICATED) return undefined;
+      throw error;
+    }
+  }
+}

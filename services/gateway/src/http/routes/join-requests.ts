@@ -1,0 +1,44 @@
+import { unaryCall } from '@tap/grpc-kit';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceClients } from '../../clients.js';
+import { ok } from '../envelope.js';
+
+const params = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
+};
+
+/**
+ * Join requests of the caller's tenant (sign-ups from a domain that gates joins): an OWNER or
+ * ADMIN lists the pending ones and approves one; identity checks the role.
+ */
+export async function joinRequestRoutes(
+  app: FastifyInstance,
+  options: { clients: ServiceClients },
+): Promise<void> {
+  const { identity } = options.clients;
+  app.get('/tenant/join-requests', { onRequest: app.authenticate }, async (request) => {
+    const listed = await unaryCall(
+      identity,
+      'ListJoinRequests',
+      { tenantId: '' },
+      { authorization: request.auth!.authorization },
+    );
+    return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
+  });
+
+  app.post<{ Params: { id: string } }>(
+    '/tenant/join-requests/:id/approve',
+    { onRequest: app.authenticate, schema: { params } },
+    async (request) => {
+      const { tenantId: _tenantId, ...approved } = await unaryCall(
+        identity,
+        'ApproveJoinRequest',
+        { tenantId: '', id: request.params.id },
+        { authorization: request.auth!.authorization },
+      );
+      return ok(approved);
+    },
+  );
+}

@@ -1,0 +1,44 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKey } from './mongo-errors.js';
+
+interface ExternalIdentityDocument {
+  /** `${provider}:${subject}`: an OpenID Provider's subject is unique only within that provider. */
+  _id: string;
+  tenantId: string;
+  userId: string;
+  createdAt: Date;
+}
+
+/** Links between an OpenID Provider's subjects and our users (docs/browser-sessions.md, SSO). */
+export interface ExternalIdentitiesRepository {
+  find(provider: string, subject: string): Promise<{ tenantId: string; userId: string } | undefined>;
+  /** Links the subject to the user; a subject already linked keeps its first user. */
+  link(
+    provider: string,
+    subject: string,
+    user: { tenantId: string; userId: string },
+    now: Date,
+  ): Promise<void>;
+}
+
+export function externalIdentitiesRepository(db: Db): ExternalIdentitiesRepository {
+  const identities: Collection<ExternalIdentityDocument> = db.collection('external_identities');
+  return {
+    async find(provider, subject) {
+      const doc = await identities.findOne({ _id: `${provider}:${subject}` });
+      return doc ? { tenantId: doc.tenantId, userId: doc.userId } : undefined;
+    },
+    async link(provider, subject, user, now) {
+      try {
+        await identities.insertOne({
+          _id: `${provider}:${subject}`,
+          tenantId: user.tenantId,
+          userId: user.userId,
+          createdAt: now,
+        });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    },
+  };
+}

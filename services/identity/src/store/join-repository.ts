@@ -1,0 +1,70 @@
+import type { Collection, Db } from 'mongodb';
+
+export interface JoinRequest {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly status: 'PENDING' | 'APPROVED';
+  readonly createdAt: Date;
+}
+
+interface JoinDomainDocument {
+  /** The email domain, lower case. */
+  _id: string;
+  tenantId: string;
+}
+
+interface JoinRequestDocument extends Omit<JoinRequest, 'id'> {
+  _id: string;
+}
+
+/** Email domains whose sign-ups need a tenant's approval, and the requests they made. */
+export interface JoinRepository {
+  ensureIndexes(): Promise<void>;
+  claimDomain(domain: string, tenantId: string): Promise<void>;
+  tenantForDomain(domain: string): Promise<string | undefined>;
+  insertRequest(request: JoinRequest): Promise<void>;
+  listPending(tenantId: string): Promise<JoinRequest[]>;
+  /** PENDING → APPROVED; the request after, or undefined when there is no pending one. */
+  approve(tenantId: string, id: string): Promise<JoinRequest | undefined>;
+}
+
+const toRequest = ({ _id, ...rest }: JoinRequestDocument): JoinRequest => ({ id: _id, ...rest });
+
+export function joinRepository(db: Db): JoinRepository {
+  const domains: Collection<JoinDomainDocument> = db.collection('join_domains');
+  const requests: Collection<JoinRequestDocument> = db.collection('join_requests');
+  return {
+    async ensureIndexes() {
+      await requests.createIndex({ tenantId: 1, status: 1 }, { name: 'tenant_status' });
+    },
+    async claimDomain(domain, tenantId) {
+      await domains.updateOne({ _id: domain }, { $set: { tenantId } }, { upsert: true });
+    },
+    async tenantForDomain(domain) {
+      return (await domains.findOne({ _id: domain }))?.tenantId;
+    },
+    async insertRequest({ id, ...rest }) {
+      await requests.insertOne({ _id: id, ...rest });
+    },
+    async listPending(tenantId) {
+      const docs = await requests
+        .find({ tenantId, status: 'PENDING' })
+        .sort({ createdAt: 1 })
+        .limit(500)
+        .toArray();
+      return docs.map(toRequest);
+    },
+    async approve(tenantId, id) {
+      const doc = await requests.findOneAndUpdate(
+        { _id: id, tenantId, status: 'PENDING' },
+        { $set: { status: 'APPROVED' } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toRequest(doc) : undefined;
+    },
+  };
+}
