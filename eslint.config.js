@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/jest.config.js', 'jest.preset.js', 'eslint.config.js', '**/dist/**', '**/node_modules/**', '**/src/generated/**', '**/coverage/**', '.infra/**'] },
+  {
+    ignores: [
+      '**/jest.config.js',
+      'jest.preset.js',
+      'eslint.config.js',
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/src/generated/**',
+      '**/coverage/**',
+      '.infra/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -11,7 +22,10 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': true, 'ts-expect-error': 'allow-with-description' }],
+      '@typescript-eslint/ban-ts-comment': [
+        'error',
+        { 'ts-ignore': true, 'ts-expect-error': 'allow-with-description' },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       // Fastify plugins and shutdown steps are async by contract even when they do not await.
       '@typescript-eslint/require-await': 'off',
@@ -21,12 +35,25 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read the environment only in config/main.' },
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read the environment only in config/main.',
+        },
       ],
     },
   },
   {
-    files: ['**/src/main.ts', '**/src/config.ts', '**/test/**', '**/*.test.ts', 'packages/testkit/**', 'packages/config/**', 'tools/**', 'bench/**', 'scripts/**'],
+    files: [
+      '**/src/main.ts',
+      '**/src/config.ts',
+      '**/test/**',
+      '**/*.test.ts',
+      'packages/testkit/**',
+      'packages/config/**',
+      'tools/**',
+      'bench/**',
+      'scripts/**',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

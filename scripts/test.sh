@@ -9,6 +9,7 @@ bash scripts/install-infra.sh
 bash scripts/ensure-deps.sh
 source scripts/dev-env.sh
 export LOG_LEVEL=silent
+npx prettier --check . --log-level=warn
 npx turbo run lint typecheck --output-logs=errors-only
 # Kubernetes manifests: kustomize build of each overlay, offline schema validation, our policy.
 bash scripts/validate-k8s.sh

@@ -12,7 +12,8 @@ export function loadConfigOrExit<T>(service: string, load: () => T): T {
     return load();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    for (const issue of error.issues) process.stderr.write(`${service}: invalid configuration: ${formatIssue(issue)}\n`);
+    for (const issue of error.issues)
+      process.stderr.write(`${service}: invalid configuration: ${formatIssue(issue)}\n`);
     process.exit(EXIT_CONFIG);
   }
 }

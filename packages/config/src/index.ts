@@ -1,5 +1,15 @@
 export { bool, num, port, str } from 'envalid';
-export { csv, durationMs, httpUrl, identifier, listenPort, mongoUrl, natsUrl, redisUrl, secret } from './validators.js';
+export {
+  csv,
+  durationMs,
+  httpUrl,
+  identifier,
+  listenPort,
+  mongoUrl,
+  natsUrl,
+  redisUrl,
+  secret,
+} from './validators.js';
 export { ConfigError, formatIssue, parseEnv } from './parse-env.js';
 export type { ConfigIssue } from './parse-env.js';
 export { EXIT_CONFIG, loadConfigOrExit } from './exit-on-config-error.js';

@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, durationMs, listenPort, mongoUrl, natsUrl, parseEnv, redisUrl, secret } from './index.js';
+import {
+  ConfigError,
+  durationMs,
+  listenPort,
+  mongoUrl,
+  natsUrl,
+  parseEnv,
+  redisUrl,
+  secret,
+} from './index.js';
 
 const specs = {
   MONGO_URL: mongoUrl(),
@@ -29,8 +38,18 @@ describe('parseEnv', () => {
   });
 
   it('lists every bad variable at once, each with why', () => {
-    const issues = issuesOf({ MONGO_URL: 'mongodb://', NATS_URL: 'http://x', GRPC_PORT: '70000', DEADLINE_MS: '-5' });
-    expect(issues.map((i) => i.variable).sort()).toEqual(['DEADLINE_MS', 'GRPC_PORT', 'MONGO_URL', 'NATS_URL']);
+    const issues = issuesOf({
+      MONGO_URL: 'mongodb://',
+      NATS_URL: 'http://x',
+      GRPC_PORT: '70000',
+      DEADLINE_MS: '-5',
+    });
+    expect(issues.map((i) => i.variable).sort()).toEqual([
+      'DEADLINE_MS',
+      'GRPC_PORT',
+      'MONGO_URL',
+      'NATS_URL',
+    ]);
     expect(issues.find((i) => i.variable === 'GRPC_PORT')?.problem).toMatch(/port number/);
   });
 
@@ -51,6 +70,8 @@ describe('parseEnv', () => {
 
   it('accepts a redis URL and rejects another scheme', () => {
     expect(issuesOf({ MONGO_URL: 'mongodb://db/x', REDIS_URL: 'rediss://r:6380' })).toEqual([]);
-    expect(issuesOf({ MONGO_URL: 'mongodb://db/x', REDIS_URL: 'memcached://r' })[0]?.variable).toBe('REDIS_URL');
+    expect(issuesOf({ MONGO_URL: 'mongodb://db/x', REDIS_URL: 'memcached://r' })[0]?.variable).toBe(
+      'REDIS_URL',
+    );
   });
 });

@@ -28,7 +28,10 @@ type Specs = Record<string, ValidatorSpec<unknown>>;
  * Validates `env` against `specs` (envalid validators), returning typed, frozen values or
  * throwing one ConfigError that lists every bad variable.
  */
-export function parseEnv<S extends Specs>(env: Readonly<Record<string, string | undefined>>, specs: S): CleanedEnv<S> {
+export function parseEnv<S extends Specs>(
+  env: Readonly<Record<string, string | undefined>>,
+  specs: S,
+): CleanedEnv<S> {
   return cleanEnv(env, specs, {
     reporter: ({ errors }) => {
       const issues = Object.entries(errors)

@@ -22,7 +22,9 @@ export const mongoUrl = makeValidator<string>((input) => {
   try {
     new MongoClient(input);
   } catch (error) {
-    throw new EnvError(`is not a valid MongoDB connection string (${(error as Error).message.replace(input, '<value>')})`);
+    throw new EnvError(
+      `is not a valid MongoDB connection string (${(error as Error).message.replace(input, '<value>')})`,
+    );
   }
   return input;
 });
@@ -42,14 +44,16 @@ export const httpUrl = makeValidator<string>((input) => urlWithSchemes(input, ['
 /** A positive whole number of milliseconds. */
 export const durationMs = makeValidator<number>((input) => {
   const value = Number(input);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new EnvError('must be a positive whole number of milliseconds');
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new EnvError('must be a positive whole number of milliseconds');
   return value;
 });
 
 /** A TCP port; 0 lets the kernel pick one (tests). */
 export const listenPort = makeValidator<number>((input) => {
   const value = Number(input);
-  if (!Number.isInteger(value) || value < 0 || value > 65_535) throw new EnvError('must be a port number from 0 to 65535');
+  if (!Number.isInteger(value) || value < 0 || value > 65_535)
+    throw new EnvError('must be a port number from 0 to 65535');
   return value;
 });
 

@@ -4,7 +4,10 @@ export type {
   IdentityServiceDefinition,
 } from './generated/tap/identity/v1/IdentityService.js';
 export type { Jwk, Jwk__Output } from './generated/tap/identity/v1/Jwk.js';
-export type { GetJwksResponse, GetJwksResponse__Output } from './generated/tap/identity/v1/GetJwksResponse.js';
+export type {
+  GetJwksResponse,
+  GetJwksResponse__Output,
+} from './generated/tap/identity/v1/GetJwksResponse.js';
 export type { Tenant, Tenant__Output } from './generated/tap/identity/v1/Tenant.js';
 export type { CreateTenantRequest__Output } from './generated/tap/identity/v1/CreateTenantRequest.js';
 export type {
@@ -14,11 +17,17 @@ export type {
 export type { IssueAccessTokenResponse } from './generated/tap/identity/v1/IssueAccessTokenResponse.js';
 export type { User, User__Output } from './generated/tap/identity/v1/User.js';
 export type { NewUser, NewUser__Output } from './generated/tap/identity/v1/NewUser.js';
-export type { TenantWithOwner, TenantWithOwner__Output } from './generated/tap/identity/v1/TenantWithOwner.js';
+export type {
+  TenantWithOwner,
+  TenantWithOwner__Output,
+} from './generated/tap/identity/v1/TenantWithOwner.js';
 export type { SessionTokens, SessionTokens__Output } from './generated/tap/identity/v1/SessionTokens.js';
 export type { ClientToken, ClientToken__Output } from './generated/tap/identity/v1/ClientToken.js';
 export type { OAuthClient, OAuthClient__Output } from './generated/tap/identity/v1/OAuthClient.js';
-export type { OAuthClientSecret, OAuthClientSecret__Output } from './generated/tap/identity/v1/OAuthClientSecret.js';
+export type {
+  OAuthClientSecret,
+  OAuthClientSecret__Output,
+} from './generated/tap/identity/v1/OAuthClientSecret.js';
 export type {
   RotateSigningKeyResponse,
   RotateSigningKeyResponse__Output,

@@ -11,7 +11,16 @@ describe('contracts()', () => {
       expect.arrayContaining(['GetState', 'CompleteMilestone']),
     );
     expect(Object.keys(loaded.entitlements.EntitlementsService.service)).toEqual(
-      expect.arrayContaining(['GetTier', 'SetTier', 'GetUsage', 'Can', 'GetUpgradeContext', 'Reserve', 'Consume', 'Release']),
+      expect.arrayContaining([
+        'GetTier',
+        'SetTier',
+        'GetUsage',
+        'Can',
+        'GetUpgradeContext',
+        'Reserve',
+        'Consume',
+        'Release',
+      ]),
     );
   });
 });

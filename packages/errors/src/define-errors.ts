@@ -28,7 +28,9 @@ export function defineErrors<const C extends ErrorCatalogue>(catalogue: C): Erro
       return new DomainError(code, entry.kind, options.message ?? entry.message, options);
     },
     is(value, code): value is DomainError<keyof C & string> {
-      return value instanceof DomainError && value.code in catalogue && (code === undefined || value.code === code);
+      return (
+        value instanceof DomainError && value.code in catalogue && (code === undefined || value.code === code)
+      );
     },
   };
 }

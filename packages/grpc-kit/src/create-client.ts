@@ -32,7 +32,11 @@ export const READ_RETRY_POLICY = {
   retryableStatusCodes: ['UNAVAILABLE'],
 } as const;
 
-type ClientCtor<C> = (new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options: ChannelOptions) => C) & {
+type ClientCtor<C> = (new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+  options: ChannelOptions,
+) => C) & {
   readonly service?: Record<string, { readonly path?: string }>;
 };
 
@@ -45,7 +49,9 @@ export function retryServiceConfig(paths: readonly string[]): string {
     .map((path) => /^\/([^/]+)\/([^/]+)$/.exec(path))
     .filter((match): match is RegExpExecArray => match !== null && IDEMPOTENT_READ.test(match[2] ?? ''))
     .map((match) => ({ service: match[1], method: match[2] }));
-  return JSON.stringify({ methodConfig: reads.length === 0 ? [] : [{ name: reads, retryPolicy: READ_RETRY_POLICY }] });
+  return JSON.stringify({
+    methodConfig: reads.length === 0 ? [] : [{ name: reads, retryPolicy: READ_RETRY_POLICY }],
+  });
 }
 
 /**
@@ -56,7 +62,9 @@ export function retryServiceConfig(paths: readonly string[]): string {
  */
 export function createClient<C extends Client>(Ctor: ClientCtor<C>, address: string): C {
   const options: ChannelOptions = { ...BASE_CHANNEL_OPTIONS };
-  const paths = Object.values(Ctor.service ?? {}).flatMap((definition) => (definition.path ? [definition.path] : []));
+  const paths = Object.values(Ctor.service ?? {}).flatMap((definition) =>
+    definition.path ? [definition.path] : [],
+  );
   if (paths.length > 0) options['grpc.service_config'] = retryServiceConfig(paths);
   return new Ctor(address, credentials.createInsecure(), options);
 }

@@ -16,7 +16,8 @@ const UNAVAILABLE_MESSAGES = [/Connection is closed/, /Stream isn't writeable/, 
 
 export function isDependencyUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if (UNAVAILABLE_ERROR_NAMES.has(error.name) || UNAVAILABLE_ERROR_NAMES.has(error.constructor.name)) return true;
+  if (UNAVAILABLE_ERROR_NAMES.has(error.name) || UNAVAILABLE_ERROR_NAMES.has(error.constructor.name))
+    return true;
   return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message));
 }
 

@@ -19,7 +19,10 @@ export const STATUS_BY_KIND: Readonly<Record<ErrorKind, status>> = {
 };
 
 /** Metadata for a domain error: its stable code and its caller-safe details. */
-export function errorMetadata(code: string, details: Readonly<Record<string, unknown>> | undefined): Metadata {
+export function errorMetadata(
+  code: string,
+  details: Readonly<Record<string, unknown>> | undefined,
+): Metadata {
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_KEY, code);
   if (details) metadata.set(ERROR_DETAILS_KEY, JSON.stringify(details));

@@ -1,4 +1,9 @@
-import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 
 export const DEFAULT_GRPC_SHUTDOWN_TIMEOUT_MS = 3_000;
@@ -16,7 +21,11 @@ export interface GrpcServer {
  * service (and the empty name) once listening, and NOT_SERVING from the start of shutdown.
  */
 export function createGrpcServer(
-  services: ReadonlyArray<{ name: string; definition: ServiceDefinition; implementation: UntypedServiceImplementation }>,
+  services: ReadonlyArray<{
+    name: string;
+    definition: ServiceDefinition;
+    implementation: UntypedServiceImplementation;
+  }>,
 ): GrpcServer {
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
   const names = ['', ...services.map((s) => s.name)];

@@ -1,5 +1,11 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { context, propagation, type Context, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  type Context,
+  type TextMapGetter,
+  type TextMapSetter,
+} from '@opentelemetry/api';
 
 const setter: TextMapSetter<Metadata> = {
   set: (metadata, key, value) => metadata.set(key, value),

@@ -1,4 +1,11 @@
-import { Metadata, type CallOptions, type Client, type ClientUnaryCall, type requestCallback, type ServiceError } from '@grpc/grpc-js';
+import {
+  Metadata,
+  type CallOptions,
+  type Client,
+  type ClientUnaryCall,
+  type requestCallback,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { RemoteCallError } from './remote-error.js';
 import { injectTraceContext } from './trace-metadata.js';
@@ -8,12 +15,20 @@ import { isIdempotentRead } from './create-client.js';
 export const DEFAULT_GRPC_DEADLINE_MS = 2_000;
 
 // Conditional types read the last overload of a generated client method: (argument, callback).
-type RequestOf<F> = F extends (argument: infer A, callback: requestCallback<infer _R>) => ClientUnaryCall ? A : never;
-type ResponseOf<F> = F extends (argument: infer _A, callback: requestCallback<infer R>) => ClientUnaryCall ? R : never;
+type RequestOf<F> = F extends (argument: infer A, callback: requestCallback<infer _R>) => ClientUnaryCall
+  ? A
+  : never;
+type ResponseOf<F> = F extends (argument: infer _A, callback: requestCallback<infer R>) => ClientUnaryCall
+  ? R
+  : never;
 
 /** The names of a generated client's unary methods (PascalCase, as in the .proto). */
 export type UnaryMethodName<C> = {
-  [K in keyof C & string]: K extends `${Uppercase<infer _F>}${string}` ? (RequestOf<C[K]> extends never ? never : K) : never;
+  [K in keyof C & string]: K extends `${Uppercase<infer _F>}${string}`
+    ? RequestOf<C[K]> extends never
+      ? never
+      : K
+    : never;
 }[keyof C & string];
 
 export interface CallSettings {
@@ -50,7 +65,9 @@ export function unaryCall<C extends Client, K extends UnaryMethodName<C>>(
       // once; a write fails fast, so that its caller decides.
       if (isIdempotentRead(method)) metadata.setOptions({ waitForReady: true });
       injectTraceContext(metadata, context.active());
-      const options: CallOptions = { deadline: new Date(Date.now() + (settings.deadlineMs ?? DEFAULT_GRPC_DEADLINE_MS)) };
+      const options: CallOptions = {
+        deadline: new Date(Date.now() + (settings.deadlineMs ?? DEFAULT_GRPC_DEADLINE_MS)),
+      };
       const fn = client[method] as unknown as (
         request: unknown,
         metadata: Metadata,

@@ -39,7 +39,11 @@ export function unaryHandler<Req, Res>(
     const controller = new AbortController();
     call.once('cancelled', () => controller.abort());
     const parent = extractTraceContext(call.metadata);
-    const span = tracer.startSpan(`grpc ${method}`, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } }, parent);
+    const span = tracer.startSpan(
+      `grpc ${method}`,
+      { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } },
+      parent,
+    );
     const ctx: CallContext = { metadata: call.metadata, signal: controller.signal, method };
     context
       .with(trace.setSpan(parent, span), () => handle(call.request, ctx))
@@ -61,7 +65,10 @@ export function unaryHandler<Req, Res>(
           if (isDependencyUnavailable(error)) {
             span.setStatus({ code: SpanStatusCode.ERROR, message: 'dependency unavailable' });
             span.end();
-            return callback({ code: status.UNAVAILABLE, details: 'a dependency is unavailable, retry later' });
+            return callback({
+              code: status.UNAVAILABLE,
+              details: 'a dependency is unavailable, retry later',
+            });
           }
           span.recordException(error as Error);
           span.setStatus({ code: SpanStatusCode.ERROR });

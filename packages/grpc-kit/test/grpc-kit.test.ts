@@ -50,7 +50,13 @@ describe('grpc-kit over a real gRPC server', () => {
       }),
       GetJwks: unaryHandler('GetJwks', silent, async () => ({ keys: [] })),
     };
-    server = createGrpcServer([{ name: 'tap.identity.v1.IdentityService', definition: contracts().identity.IdentityService.service, implementation: handlers as IdentityServiceHandlers }]);
+    server = createGrpcServer([
+      {
+        name: 'tap.identity.v1.IdentityService',
+        definition: contracts().identity.IdentityService.service,
+        implementation: handlers as IdentityServiceHandlers,
+      },
+    ]);
     address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
     client = createClient(contracts().identity.IdentityService, address);
   });
@@ -82,7 +88,14 @@ describe('grpc-kit over a real gRPC server', () => {
   });
 
   it('puts a deadline on every call', async () => {
-    const error = await failure(unaryCall(client, 'IssueAccessToken', { tenantId: 't', role: '', scopes: [], subject: '' }, { deadlineMs: 50 }));
+    const error = await failure(
+      unaryCall(
+        client,
+        'IssueAccessToken',
+        { tenantId: 't', role: '', scopes: [], subject: '' },
+        { deadlineMs: 50 },
+      ),
+    );
     expect(error.grpcStatus).toBe(GrpcStatus.DEADLINE_EXCEEDED);
   });
 
@@ -104,7 +117,9 @@ describe('grpc-kit shutdown', () => {
         return { keys: [] };
       }),
     } as unknown as IdentityServiceHandlers;
-    const server = createGrpcServer([{ name: 'svc', definition: contracts().identity.IdentityService.service, implementation: handlers }]);
+    const server = createGrpcServer([
+      { name: 'svc', definition: contracts().identity.IdentityService.service, implementation: handlers },
+    ]);
     const address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
     const client = createClient(contracts().identity.IdentityService, address);
     await unaryCall(client, 'GetJwks', {});

@@ -41,7 +41,10 @@ export function installGracefulShutdown(options: {
     options.logger.info({ reason }, 'shutting down');
     options.readiness.markShuttingDown();
     const guard = setTimeout(() => {
-      options.logger.error({ timeoutMs: options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS }, 'shutdown timed out');
+      options.logger.error(
+        { timeoutMs: options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS },
+        'shutdown timed out',
+      );
       exit(1);
     }, options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
     guard.unref();

@@ -7,7 +7,9 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-export type ExtraRoute = (path: string) => Promise<{ status: number; contentType: string; body: string } | undefined>;
+export type ExtraRoute = (
+  path: string,
+) => Promise<{ status: number; contentType: string; body: string } | undefined>;
 
 /**
  * The HTTP port of a gRPC service: `GET /healthz` (the process is alive) and `GET /readyz`
@@ -29,7 +31,8 @@ export async function startHealthServer(options: {
     if (path === '/healthz') return send(200, { status: 'ok' });
     if (path === '/readyz') {
       options.readiness.report().then(
-        (report) => send(report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report }),
+        (report) =>
+          send(report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report }),
         () => send(503, { status: 'not ready' }),
       );
       return undefined;

@@ -15,7 +15,11 @@ describe('createKeyedLock', () => {
         seen.push(`end ${name}`);
         return name;
       });
-    await expect(Promise.all([write('a', 20), write('b', 1), write('c', 5)])).resolves.toEqual(['a', 'b', 'c']);
+    await expect(Promise.all([write('a', 20), write('b', 1), write('c', 5)])).resolves.toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
     expect(seen).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });
 

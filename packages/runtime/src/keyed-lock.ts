@@ -20,7 +20,10 @@ export interface KeyedLock {
  * this lock, which makes one replica correct on both. Several replicas need MongoDB (or claims
  * made by inserts with a unique _id, which are atomic on both).
  */
-export function createKeyedLock(options: { maxWaitMs?: number; onTimeout: (key: string) => Error }): KeyedLock {
+export function createKeyedLock(options: {
+  maxWaitMs?: number;
+  onTimeout: (key: string) => Error;
+}): KeyedLock {
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_KEYED_LOCK_WAIT_MS;
   const tails = new Map<string, Promise<void>>();
   return {

@@ -40,7 +40,8 @@ export function startPeriodicJob<R>(options: {
           const summary = options.describe?.(result);
           if (summary) options.logger.info({ job: options.name, ...summary }, `${options.name} pass done`);
         },
-        (error: unknown) => options.logger.warn({ job: options.name, err: error }, `${options.name} pass failed`),
+        (error: unknown) =>
+          options.logger.warn({ job: options.name, err: error }, `${options.name} pass failed`),
       )
       .finally(() => {
         running = undefined;

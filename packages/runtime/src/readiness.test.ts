@@ -54,7 +54,10 @@ describe('retryWithBackoff', () => {
 
   it('stops when its signal aborts', async () => {
     const controller = new AbortController();
-    const pending = retryWithBackoff(async () => Promise.reject(new Error('down')), { initialDelayMs: 5, signal: controller.signal });
+    const pending = retryWithBackoff(async () => Promise.reject(new Error('down')), {
+      initialDelayMs: 5,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toThrow();
   });
@@ -73,7 +76,10 @@ describe('installGracefulShutdown', () => {
       signals: [],
       exit: (code) => codes.push(code),
       steps: [
-        { name: 'http', run: async () => void order.push(`http ready=${String((await readiness.report()).ready)}`) },
+        {
+          name: 'http',
+          run: async () => void order.push(`http ready=${String((await readiness.report()).ready)}`),
+        },
         { name: 'broken', run: async () => Promise.reject(new Error('boom')) },
         { name: 'db', run: async () => void order.push('db') },
       ],

@@ -16,7 +16,10 @@ export const DEFAULT_MAX_DELAY_MS = 10_000;
  * jittered delay between tries. Used for dependencies that are not there yet at start: the
  * process stays alive and not ready instead of crashing into a restart loop.
  */
-export async function retryWithBackoff<T>(attempt: () => Promise<T>, options: BackoffOptions = {}): Promise<T> {
+export async function retryWithBackoff<T>(
+  attempt: () => Promise<T>,
+  options: BackoffOptions = {},
+): Promise<T> {
   const initial = options.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS;
   const max = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
   for (let n = 1; ; n += 1) {

@@ -58,7 +58,10 @@ export async function runGrpcService(options: {
     retryWithBackoff(() => prepare(stopping.signal), {
       signal: stopping.signal,
       onRetry: (error, attempt, delayMs) =>
-        logger.warn({ attempt, delayMs, err: (error as Error).message }, `${options.name} not prepared yet; retrying`),
+        logger.warn(
+          { attempt, delayMs, err: (error as Error).message },
+          `${options.name} not prepared yet; retrying`,
+        ),
     }).then(
       () => {
         prepared = true;

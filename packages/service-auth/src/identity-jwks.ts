@@ -3,7 +3,10 @@ import { createClient, unaryCall } from '@tap/grpc-kit';
 import type { JSONWebKeySet, JWK } from 'jose';
 
 /** A JWKS fetcher over identity's gRPC `GetJwks`, for `createTokenVerifier`. */
-export function identityJwksFetcher(identityAddress: string): { fetch: () => Promise<JSONWebKeySet>; close: () => void } {
+export function identityJwksFetcher(identityAddress: string): {
+  fetch: () => Promise<JSONWebKeySet>;
+  close: () => void;
+} {
   const client: IdentityServiceClient = createClient(contracts().identity.IdentityService, identityAddress);
   return {
     fetch: async () => {

@@ -11,7 +11,15 @@ function capture(): { stream: Writable; lines: () => Array<Record<string, unknow
       done();
     },
   });
-  return { stream, lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe('log redaction', () => {
@@ -19,7 +27,11 @@ describe('log redaction', () => {
     const out = capture();
     const logger = pino({ redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' } }, out.stream);
     logger.info(
-      { password: 'p4ss', body: { client_secret: 's3cret', refreshToken: 'r3fresh' }, req: { headers: { authorization: 'Bearer abc' } } },
+      {
+        password: 'p4ss',
+        body: { client_secret: 's3cret', refreshToken: 'r3fresh' },
+        req: { headers: { authorization: 'Bearer abc' } },
+      },
       'login',
     );
     const text = JSON.stringify(out.lines());

@@ -40,7 +40,9 @@ export function createLogger(options: { service: string; level?: LevelWithSilent
     formatters: { level: (label) => ({ level: label }) },
     mixin() {
       const context = trace.getActiveSpan()?.spanContext();
-      return context && isSpanContextValid(context) ? { trace_id: context.traceId, span_id: context.spanId } : {};
+      return context && isSpanContextValid(context)
+        ? { trace_id: context.traceId, span_id: context.spanId }
+        : {};
     },
   });
 }

@@ -24,7 +24,8 @@ export interface Telemetry {
  */
 export function startTelemetry(options: TelemetryOptions): Telemetry {
   const processors: SpanProcessor[] = [];
-  if (options.otlpTracesUrl) processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: options.otlpTracesUrl })));
+  if (options.otlpTracesUrl)
+    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: options.otlpTracesUrl })));
   if (options.exporter) processors.push(new BatchSpanProcessor(options.exporter));
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }),

@@ -16,10 +16,17 @@ export interface SpanOptions {
  * Runs `fn` inside an active span named `name`. Unexpected errors are recorded and mark the
  * span as failed; expected ones (bad input, not found) do not, so error rates stay meaningful.
  */
-export async function withSpan<T>(name: string, fn: (span: Span) => Promise<T>, options: SpanOptions = {}): Promise<T> {
+export async function withSpan<T>(
+  name: string,
+  fn: (span: Span) => Promise<T>,
+  options: SpanOptions = {},
+): Promise<T> {
   return tracer().startActiveSpan(
     name,
-    { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) },
+    {
+      kind: options.kind ?? SpanKind.INTERNAL,
+      ...(options.attributes ? { attributes: options.attributes } : {}),
+    },
     async (span) => {
       try {
         return await fn(span);

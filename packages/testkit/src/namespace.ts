@@ -6,6 +6,9 @@ import { randomBytes } from 'node:crypto';
  * name (FerretDB's SQLite backend included), a Redis key prefix and a NATS stream name.
  */
 export function testNamespace(label: string): string {
-  const clean = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 24);
+  const clean = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 24);
   return `t_${clean}_${randomBytes(4).toString('hex')}`;
 }

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dockerAnswers, startContainer } from './containers.js';
-import type { InfraKind, InfraSource, Infrastructure, StartOptions, StartedServer } from './infrastructure.js';
+import type {
+  InfraKind,
+  InfraSource,
+  Infrastructure,
+  StartOptions,
+  StartedServer,
+} from './infrastructure.js';
 import { ENV_URL_NAMES } from './infrastructure.js';
 import { startLocal } from './local/start-local.js';
 

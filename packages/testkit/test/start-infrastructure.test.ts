@@ -44,7 +44,11 @@ describe('startInfrastructure without URLs in the environment', () => {
 
 describe('startInfrastructure with URLs in the environment', () => {
   it('takes them as they are and starts nothing', async () => {
-    const env = { MONGO_URL: 'mongodb://db.invalid:1/', NATS_URL: 'nats://mq.invalid:2', REDIS_URL: 'redis://kv.invalid:3' };
+    const env = {
+      MONGO_URL: 'mongodb://db.invalid:1/',
+      NATS_URL: 'nats://mq.invalid:2',
+      REDIS_URL: 'redis://kv.invalid:3',
+    };
     const infra = await startInfrastructure({ env });
     expect(infra.mongoUrl).toBe(env.MONGO_URL);
     expect(infra.natsUrl).toBe(env.NATS_URL);

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, type CryptoKey } from 'jose';
-import { ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, SIGNING_ALGORITHM, type AccessTokenInput } from './claims.js';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  ACCESS_TOKEN_TYPE,
+  SIGNING_ALGORITHM,
+  type AccessTokenInput,
+} from './claims.js';
 
 export interface TokenSigner {
   sign(input: AccessTokenInput, now?: Date): Promise<{ token: string; expiresIn: number }>;

@@ -13,10 +13,23 @@ import {
 
 const issuer = 'https://identity.test';
 const audience = 'tap-api';
-const input = { subject: 'u1', kind: 'user', tenantId: 't1', role: 'OWNER', scopes: ['products:read'], sessionId: 's1' } as const;
+const input = {
+  subject: 'u1',
+  kind: 'user',
+  tenantId: 't1',
+  role: 'OWNER',
+  scopes: ['products:read'],
+  sessionId: 's1',
+} as const;
 
 async function signerFor(key: SigningKeyMaterial, ttlSeconds?: number) {
-  return createTokenSigner({ kid: key.kid, privateKey: await importPrivateKey(key.privateJwk), issuer, audience, ...(ttlSeconds ? { ttlSeconds } : {}) });
+  return createTokenSigner({
+    kid: key.kid,
+    privateKey: await importPrivateKey(key.privateJwk),
+    issuer,
+    audience,
+    ...(ttlSeconds ? { ttlSeconds } : {}),
+  });
 }
 
 function verifierOver(keys: () => SigningKeyMaterial[], counter = { fetches: 0 }) {
@@ -47,7 +60,14 @@ describe('access tokens', () => {
     const { token, expiresIn } = await (await signerFor(key)).sign(input);
     const claims = await verifierOver(() => [key]).verify(token);
     expect(expiresIn).toBe(900);
-    expect(claims).toMatchObject({ subject: 'u1', kind: 'user', tenantId: 't1', role: 'OWNER', scopes: ['products:read'], sessionId: 's1' });
+    expect(claims).toMatchObject({
+      subject: 'u1',
+      kind: 'user',
+      tenantId: 't1',
+      role: 'OWNER',
+      scopes: ['products:read'],
+      sessionId: 's1',
+    });
   });
 
   it('refuses an expired token', async () => {
@@ -58,7 +78,13 @@ describe('access tokens', () => {
 
   it('refuses alg none', async () => {
     const key = await generateSigningKey();
-    const token = new UnsecuredJWT({ tid: 't1', sid: 's', knd: 'user' }).setSubject('u1').setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime('5m').encode();
+    const token = new UnsecuredJWT({ tid: 't1', sid: 's', knd: 'user' })
+      .setSubject('u1')
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .encode();
     await expect(rejection(verifierOver(() => [key]).verify(token))).resolves.toBe('MALFORMED');
   });
 
@@ -67,7 +93,12 @@ describe('access tokens', () => {
     const forger = await generateSigningKey();
     const forged = await new SignJWT({ tid: 't1', sid: 's', knd: 'user', role: 'OWNER', scope: '' })
       .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
-      .setSubject('u1').setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime('5m').setJti('j')
+      .setSubject('u1')
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .setJti('j')
       .sign(await importPrivateKey(forger.privateJwk));
     await expect(rejection(verifierOver(() => [key]).verify(forged))).resolves.toBe('BAD_SIGNATURE');
   });
@@ -77,19 +108,38 @@ describe('access tokens', () => {
     const secret = new TextEncoder().encode(JSON.stringify(key.publicJwk));
     const token = await new SignJWT({ tid: 't1', sid: 's', knd: 'user' })
       .setProtectedHeader({ alg: 'HS256', kid: key.kid, typ: 'at+jwt' })
-      .setSubject('u1').setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime('5m').setJti('j')
+      .setSubject('u1')
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .setJti('j')
       .sign(secret);
-    await expect(rejection(verifierOver(() => [key]).verify(token))).resolves.toMatch(/MALFORMED|UNKNOWN_KEY/);
+    await expect(rejection(verifierOver(() => [key]).verify(token))).resolves.toMatch(
+      /MALFORMED|UNKNOWN_KEY/,
+    );
   });
 
   it('refuses garbage, a wrong audience and a wrong issuer', async () => {
     const key = await generateSigningKey();
     const verifier = verifierOver(() => [key]);
     await expect(rejection(verifier.verify('not.a.jwt'))).resolves.toBe('MALFORMED');
-    const other = createTokenSigner({ kid: key.kid, privateKey: await importPrivateKey(key.privateJwk), issuer, audience: 'elsewhere' });
+    const other = createTokenSigner({
+      kid: key.kid,
+      privateKey: await importPrivateKey(key.privateJwk),
+      issuer,
+      audience: 'elsewhere',
+    });
     await expect(rejection(verifier.verify((await other.sign(input)).token))).resolves.toBe('CLAIMS_INVALID');
-    const otherIssuer = createTokenSigner({ kid: key.kid, privateKey: await importPrivateKey(key.privateJwk), issuer: 'https://evil', audience });
-    await expect(rejection(verifier.verify((await otherIssuer.sign(input)).token))).resolves.toBe('CLAIMS_INVALID');
+    const otherIssuer = createTokenSigner({
+      kid: key.kid,
+      privateKey: await importPrivateKey(key.privateJwk),
+      issuer: 'https://evil',
+      audience,
+    });
+    await expect(rejection(verifier.verify((await otherIssuer.sign(input)).token))).resolves.toBe(
+      'CLAIMS_INVALID',
+    );
   });
 
   it('learns a rotated key by refetching the key set on an unknown kid', async () => {
@@ -103,7 +153,9 @@ describe('access tokens', () => {
     const claims = await verifier.verify((await (await signerFor(second)).sign(input)).token);
     expect(claims.subject).toBe('u1');
     expect(counter.fetches).toBe(2);
-    await expect(rejection(verifier.verify((await (await signerFor(await generateSigningKey())).sign(input)).token))).resolves.toBe('UNKNOWN_KEY');
+    await expect(
+      rejection(verifier.verify((await (await signerFor(await generateSigningKey())).sign(input)).token)),
+    ).resolves.toBe('UNKNOWN_KEY');
   });
 });
 

@@ -10,7 +10,10 @@ export type TokenRejection = 'MALFORMED' | 'EXPIRED' | 'BAD_SIGNATURE' | 'UNKNOW
 
 export class InvalidTokenError extends Error {
   override readonly name = 'InvalidTokenError';
-  constructor(readonly reason: TokenRejection, options?: { cause?: unknown }) {
+  constructor(
+    readonly reason: TokenRejection,
+    options?: { cause?: unknown },
+  ) {
     super(`invalid token: ${reason.toLowerCase()}`, options);
   }
 }
@@ -85,9 +88,12 @@ export function createTokenVerifier(options: {
 function toRejection(error: unknown): Error {
   if (error instanceof InvalidTokenError) return error;
   if (error instanceof errors.JWTExpired) return new InvalidTokenError('EXPIRED', { cause: error });
-  if (error instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError('BAD_SIGNATURE', { cause: error });
-  if (error instanceof errors.JWKSNoMatchingKey) return new InvalidTokenError('UNKNOWN_KEY', { cause: error });
-  if (error instanceof errors.JWTClaimValidationFailed) return new InvalidTokenError('CLAIMS_INVALID', { cause: error });
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return new InvalidTokenError('BAD_SIGNATURE', { cause: error });
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return new InvalidTokenError('UNKNOWN_KEY', { cause: error });
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return new InvalidTokenError('CLAIMS_INVALID', { cause: error });
   if (error instanceof errors.JOSEError) return new InvalidTokenError('MALFORMED', { cause: error });
   // Not a token problem (e.g. identity unreachable while fetching the key set): let it surface.
   return error as Error;
@@ -95,10 +101,16 @@ function toRejection(error: unknown): Error {
 
 function toClaims(payload: JWTPayload): AccessClaims {
   const { sub, tid, role, scope, sid, knd, jti, exp } = payload;
-  if (typeof sub !== 'string' || typeof tid !== 'string' || typeof sid !== 'string' || typeof jti !== 'string') {
+  if (
+    typeof sub !== 'string' ||
+    typeof tid !== 'string' ||
+    typeof sid !== 'string' ||
+    typeof jti !== 'string'
+  ) {
     throw new InvalidTokenError('CLAIMS_INVALID');
   }
-  if (typeof knd !== 'string' || !KINDS.includes(knd as PrincipalKind)) throw new InvalidTokenError('CLAIMS_INVALID');
+  if (typeof knd !== 'string' || !KINDS.includes(knd as PrincipalKind))
+    throw new InvalidTokenError('CLAIMS_INVALID');
   return {
     subject: sub,
     kind: knd as PrincipalKind,

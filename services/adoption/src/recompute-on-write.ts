@@ -64,7 +64,11 @@ export function recomputeOnWrite(input: WriteInput): WriteRecompute {
     : earlierCheck(input.aggregate.scheduledCheck, nextCheck);
   return {
     result,
-    derived: { lastBand: result.state.healthBand, signals, scheduledCheck: reschedule ?? input.aggregate.scheduledCheck },
+    derived: {
+      lastBand: result.state.healthBand,
+      signals,
+      scheduledCheck: reschedule ?? input.aggregate.scheduledCheck,
+    },
     nextCheck,
     reschedule,
     transitions: signalTransitions(input.aggregate.signals, signals),

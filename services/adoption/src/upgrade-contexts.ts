@@ -50,7 +50,8 @@ export async function fetchUpgradeContexts(
     const capability = capabilities[i];
     if (capability === undefined) return;
     if (answer.status === 'fulfilled') contexts[capability] = answer.value;
-    else logger.warn({ err: answer.reason as unknown, capability }, 'upgrade context unavailable; showing none');
+    else
+      logger.warn({ err: answer.reason as unknown, capability }, 'upgrade context unavailable; showing none');
   });
   return contexts;
 }

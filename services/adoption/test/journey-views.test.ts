@@ -32,7 +32,8 @@ describe('the journey views over gRPC', () => {
 
   const call = {
     GetState: async (tenantId: string) => unaryCall(bed.client, 'GetState', {}, await bed.as(tenantId)),
-    GetNextBestAction: async (tenantId: string) => unaryCall(bed.client, 'GetNextBestAction', {}, await bed.as(tenantId)),
+    GetNextBestAction: async (tenantId: string) =>
+      unaryCall(bed.client, 'GetNextBestAction', {}, await bed.as(tenantId)),
     GetCoverage: async (tenantId: string) => unaryCall(bed.client, 'GetCoverage', {}, await bed.as(tenantId)),
     GetHealthExplanation: async (tenantId: string) =>
       unaryCall(bed.client, 'GetHealthExplanation', {}, await bed.as(tenantId)),
@@ -91,10 +92,7 @@ describe('the journey views over gRPC', () => {
   });
 
   it('explains the health score as points per component that add up to it', async () => {
-    const [state, explanation] = await Promise.all([
-      call.GetState(core),
-      call.GetHealthExplanation(core),
-    ]);
+    const [state, explanation] = await Promise.all([call.GetState(core), call.GetHealthExplanation(core)]);
     expect(explanation.healthScore).toBe(state.healthScore);
     expect(explanation.healthBand).toBe(state.healthBand);
     expect(explanation.components.map((c) => c.code)).toEqual([

@@ -131,10 +131,16 @@ describe('the adoption store on the real Mongo-wire server', () => {
     await aggregates.appendFact(tenantId, fact(), 0, derived, NOW);
     const read = await aggregates.load(tenantId);
     await aggregates.appendFact(tenantId, fact(), 1, derived, NOW);
-    expect(await drift.record(tenantId, read, { lastBand: 'HEALTHY', signals: [], scheduledCheck: null }, NOW)).toBe(false);
+    expect(
+      await drift.record(tenantId, read, { lastBand: 'HEALTHY', signals: [], scheduledCheck: null }, NOW),
+    ).toBe(false);
     const fresh = await aggregates.load(tenantId);
-    expect(await drift.record(tenantId, fresh, { lastBand: 'HEALTHY', signals: [], scheduledCheck: null }, NOW)).toBe(true);
-    expect(await drift.record(tenantId, fresh, { lastBand: 'DRIFTING', signals: [], scheduledCheck: null }, NOW)).toBe(false);
+    expect(
+      await drift.record(tenantId, fresh, { lastBand: 'HEALTHY', signals: [], scheduledCheck: null }, NOW),
+    ).toBe(true);
+    expect(
+      await drift.record(tenantId, fresh, { lastBand: 'DRIFTING', signals: [], scheduledCheck: null }, NOW),
+    ).toBe(false);
     expect((await aggregates.load(tenantId)).lastBand).toBe('HEALTHY');
   });
 });

@@ -24,7 +24,8 @@ import type { QuotaSource } from './quota/tier-quota-source.js';
 export const API_PREFIX = '/api/v1';
 
 export interface GatewayDeps {
-  readonly config: Pick<GatewayConfig, 'bodyLimitBytes' | 'trustProxyHops'> & Partial<Pick<GatewayConfig, 'browser'>>;
+  readonly config: Pick<GatewayConfig, 'bodyLimitBytes' | 'trustProxyHops'> &
+    Partial<Pick<GatewayConfig, 'browser'>>;
   readonly clients: ServiceClients;
   readonly verifier: TokenVerifier;
   readonly readiness: Readiness;
@@ -59,7 +60,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
-  const otel = new FastifyOtelInstrumentation({ instrumentHooks: false, ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz' || opts.url === METRICS_PATH });
+  const otel = new FastifyOtelInstrumentation({
+    instrumentHooks: false,
+    ignorePaths: (opts: { url: string }) =>
+      opts.url === '/healthz' || opts.url === '/readyz' || opts.url === METRICS_PATH,
+  });
   await app.register(otel.plugin());
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
@@ -76,7 +81,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       }
       await api.register(tenantRoutes, { clients: deps.clients });
       await api.register(adoptionRoutes, { clients: deps.clients });
-      const apiRequestCounts = deps.apiRequestCounts ?? (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
+      const apiRequestCounts =
+        deps.apiRequestCounts ??
+        (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
       await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts });
       if (deps.auth)
         await api.register(identityEdgeRoutes, {

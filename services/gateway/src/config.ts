@@ -49,7 +49,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     GATEWAY_RATE_LIMIT_TIMEOUT_MS: durationMs({ default: 100 }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+    LOG_LEVEL: str({
+      default: 'info',
+      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    }),
     ALLOWED_ORIGINS: csv({ default: ['http://localhost:3000'] }),
     COOKIE_DOMAIN: str({ default: '' }),
     APP_URL: httpUrl({ default: 'http://localhost:3000' }),
@@ -74,7 +77,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     browser: Object.freeze({
       allowedOrigins: e.ALLOWED_ORIGINS,
       cookieDomain: e.COOKIE_DOMAIN || undefined,
-      sso: Object.freeze({ appUrl: e.APP_URL, publicApiUrl: e.PUBLIC_API_URL.replace(/\/$/, ''), providers: parseSsoProviders(e.SSO_PROVIDERS) }),
+      sso: Object.freeze({
+        appUrl: e.APP_URL,
+        publicApiUrl: e.PUBLIC_API_URL.replace(/\/$/, ''),
+        providers: parseSsoProviders(e.SSO_PROVIDERS),
+      }),
     }),
   });
 }

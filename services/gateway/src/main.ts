@@ -2,7 +2,14 @@ import { loadConfigOrExit } from '@tap/config';
 import { createHealthChecker, setRpcObserver } from '@tap/grpc-kit';
 import { installGracefulShutdown, Readiness } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
-import { countLimiterDecisions, createLogger, initMetrics, instrumentRedis, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
+import {
+  countLimiterDecisions,
+  createLogger,
+  initMetrics,
+  instrumentRedis,
+  rpcMetricsObserver,
+  startTelemetry,
+} from '@tap/telemetry';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { createTokenVerifier, createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
 import { buildApp } from './app.js';
@@ -33,12 +40,16 @@ const checkers = Object.entries(config.services).map(([name, address]) => {
 
 // The limiter's own Redis client: short timeouts and no resend of unanswered commands, so a
 // check is never charged twice and a Redis outage costs milliseconds, not the request.
-const redis = instrumentRedis(createRateLimitRedis(config.redisUrl, { commandTimeout: config.rateLimitTimeoutMs }));
+const redis = instrumentRedis(
+  createRateLimitRedis(config.redisUrl, { commandTimeout: config.rateLimitTimeoutMs }),
+);
 // Not a readiness dependency: quotas fail open, so a Redis outage must not take every gateway
 // out of the load balancer.
 redis.on('error', () => undefined);
 // Decisions of the quotas and the auth-endpoint limits are counted by policy and outcome.
-const limiter = countLimiterDecisions(createRateLimiter({ redis, keyPrefix: 'rl', timeoutMs: config.rateLimitTimeoutMs }));
+const limiter = countLimiterDecisions(
+  createRateLimiter({ redis, keyPrefix: 'rl', timeoutMs: config.rateLimitTimeoutMs }),
+);
 const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
 
 // Same client for identity's edge: the token endpoints' limits and the revocation list. The

@@ -25,22 +25,26 @@ describe('API request quotas per tier', () => {
     return { tenantId, bearer: await bed.clientBearer(tenantId) };
   }
 
-  const usage = (bearer: string): Promise<Reply> => bed.request('GET', '/api/v1/entitlements/usage', { headers: { authorization: bearer } });
+  const usage = (bearer: string): Promise<Reply> =>
+    bed.request('GET', '/api/v1/entitlements/usage', { headers: { authorization: bearer } });
 
   it.each([
     ['SUPPLIER_PLUS', 100],
     ['CORE', 500],
     ['SVC_CORE', 500],
     ['ENTERPRISE', 2_000],
-  ])('meters an integrator on %s with its per-minute limit of %i and says so in the headers', async (tier, perMinute) => {
-    const { bearer } = await tenantOn(tier);
-    const response = await usage(bearer);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('x-ratelimit-limit')).toBe(String(perMinute));
-    expect(response.headers.get('x-ratelimit-remaining')).toBe(String(perMinute - 1));
-    expect(response.headers.get('x-ratelimit-policy')).toBe('api-per-minute');
-    expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
-  });
+  ])(
+    'meters an integrator on %s with its per-minute limit of %i and says so in the headers',
+    async (tier, perMinute) => {
+      const { bearer } = await tenantOn(tier);
+      const response = await usage(bearer);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-ratelimit-limit')).toBe(String(perMinute));
+      expect(response.headers.get('x-ratelimit-remaining')).toBe(String(perMinute - 1));
+      expect(response.headers.get('x-ratelimit-policy')).toBe('api-per-minute');
+      expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    },
+  );
 
   it('refuses the request over the limit with 429, Retry-After and the spec body, and admits exactly the limit', async () => {
     const { bearer } = await tenantOn('SUPPLIER_PLUS');
@@ -58,15 +62,25 @@ describe('API request quotas per tier', () => {
   });
 
   it('admits exactly the limit across several gateway replicas sharing one Redis', async () => {
-    const replicas = [bed, await openGatewayBed('gateway quotas b', { quotas: true, limiterKeyPrefix: bed.limiterKeyPrefix }), await openGatewayBed('gateway quotas c', { quotas: true, limiterKeyPrefix: bed.limiterKeyPrefix })];
+    const replicas = [
+      bed,
+      await openGatewayBed('gateway quotas b', { quotas: true, limiterKeyPrefix: bed.limiterKeyPrefix }),
+      await openGatewayBed('gateway quotas c', { quotas: true, limiterKeyPrefix: bed.limiterKeyPrefix }),
+    ];
     try {
       const tenantId = randomUUID();
-      const bearers = await Promise.all(replicas.map(async (replica) => {
-        await replica.setTier(tenantId, 'SUPPLIER_PLUS');
-        return replica.clientBearer(tenantId);
-      }));
+      const bearers = await Promise.all(
+        replicas.map(async (replica) => {
+          await replica.setTier(tenantId, 'SUPPLIER_PLUS');
+          return replica.clientBearer(tenantId);
+        }),
+      );
       const replies = await Promise.all(
-        Array.from({ length: 300 }, (_, i) => replicas[i % 3]!.request('GET', '/api/v1/entitlements/usage', { headers: { authorization: bearers[i % 3]! } })),
+        Array.from({ length: 300 }, (_, i) =>
+          replicas[i % 3]!.request('GET', '/api/v1/entitlements/usage', {
+            headers: { authorization: bearers[i % 3]! },
+          }),
+        ),
       );
       expect(replies.filter((r) => r.status === 200)).toHaveLength(100);
       expect(replies.filter((r) => r.status === 429)).toHaveLength(200);
@@ -79,7 +93,9 @@ describe('API request quotas per tier', () => {
   it('reports the counted API requests in the usage report', async () => {
     const { bearer } = await tenantOn('CORE');
     for (let i = 0; i < 3; i += 1) await usage(bearer);
-    const report = (await usage(bearer)).body as { data: { rateLimits: Record<string, { current: number; limit: number }> } };
+    const report = (await usage(bearer)).body as {
+      data: { rateLimits: Record<string, { current: number; limit: number }> };
+    };
     expect(report.data.rateLimits['API_REQUESTS_DAY']).toMatchObject({ limit: 50_000 });
     expect(report.data.rateLimits['API_REQUESTS_DAY']!.current).toBeGreaterThanOrEqual(3);
   });
@@ -92,7 +108,13 @@ describe('API request quotas per tier', () => {
       success: false,
       error: {
         code: 'API_ACCESS_NOT_IN_TIER',
-        details: { upgradeContext: { capability: 'API_ACCESS', upgradeAvailable: true, targetTier: { code: 'SUPPLIER_PLUS' } } },
+        details: {
+          upgradeContext: {
+            capability: 'API_ACCESS',
+            upgradeAvailable: true,
+            targetTier: { code: 'SUPPLIER_PLUS' },
+          },
+        },
       },
     });
   });

@@ -95,7 +95,10 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     logger: deps.logger,
     keyRetentionMs: config.tokens.keyRetentionMs,
     mail: config.mail
-      ? { linkUrl: config.mail.magicLinkUrl, ...smtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }) }
+      ? {
+          linkUrl: config.mail.magicLinkUrl,
+          ...smtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
+        }
       : undefined,
   });
   const grpc = createGrpcServer([

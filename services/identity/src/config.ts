@@ -1,4 +1,14 @@
-import { durationMs, httpUrl, listenPort, mongoUrl, parseEnv, redisUrl, secret, str, identifier } from '@tap/config';
+import {
+  durationMs,
+  httpUrl,
+  listenPort,
+  mongoUrl,
+  parseEnv,
+  redisUrl,
+  secret,
+  str,
+  identifier,
+} from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50051;
 export const DEFAULT_HTTP_PORT = 8081;
@@ -11,7 +21,12 @@ export interface IdentityConfig {
   readonly grpcPort: number;
   readonly httpPort: number;
   readonly mongo: { readonly url: string; readonly database: string };
-  readonly tokens: { readonly issuer: string; readonly audience: string; readonly keyEncryptionSecret: string; readonly keyRetentionMs: number };
+  readonly tokens: {
+    readonly issuer: string;
+    readonly audience: string;
+    readonly keyEncryptionSecret: string;
+    readonly keyRetentionMs: number;
+  };
   readonly operatorToken: string;
   /**
    * Keys the HMACs of refresh tokens and OAuth client secrets. When TOKEN_HASH_SECRET is not set
@@ -24,7 +39,8 @@ export interface IdentityConfig {
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
   /** Magic-link mail over SMTP; unset SMTP_URL means no links are sent (docs/browser-sessions.md). */
-  readonly mail: { readonly smtpUrl: string; readonly from: string; readonly magicLinkUrl: string } | undefined;
+  readonly mail:
+    { readonly smtpUrl: string; readonly from: string; readonly magicLinkUrl: string } | undefined;
 }
 
 /** Reads and validates identity's environment once; throws ConfigError listing every bad variable. */
@@ -44,7 +60,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     REFRESH_REUSE_GRACE_MS: durationMs({ default: DEFAULT_REFRESH_REUSE_GRACE_MS }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+    LOG_LEVEL: str({
+      default: 'info',
+      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    }),
     SMTP_URL: str({ default: '' }),
     MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
     MAGIC_LINK_URL: httpUrl({ default: 'http://localhost:3000/auth/magic-link' }),

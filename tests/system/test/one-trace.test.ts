@@ -23,7 +23,8 @@ describe('one trace across the system', () => {
     const tenantId = await system.createTenant('Traced Goods');
     const bearer = `Bearer ${await system.token(tenantId)}`;
     const state = async () =>
-      (await system.http('GET', '/api/v1/tenant/adoption/state', { headers: { authorization: bearer } })).body as {
+      (await system.http('GET', '/api/v1/tenant/adoption/state', { headers: { authorization: bearer } }))
+        .body as {
         data: { milestones: Array<{ key: string; status: string }> };
       };
     // The manual kickoff milestone needs a completed company profile first.
@@ -35,13 +36,21 @@ describe('one trace across the system', () => {
       subject: {},
       data: {},
     });
-    await waitFor(async () => ((await state()).data.milestones.find((m) => m.key === 'company_profile_completed')?.status === 'DONE' ? true : undefined));
+    await waitFor(async () =>
+      (await state()).data.milestones.find((m) => m.key === 'company_profile_completed')?.status === 'DONE'
+        ? true
+        : undefined,
+    );
     tracing.reset();
 
-    const response = await system.http('POST', '/api/v1/tenant/adoption/milestones/kickoff_call_held/complete', {
-      headers: { authorization: bearer },
-      body: { evidenceRef: 'meeting-notes-1' },
-    });
+    const response = await system.http(
+      'POST',
+      '/api/v1/tenant/adoption/milestones/kickoff_call_held/complete',
+      {
+        headers: { authorization: bearer },
+        body: { evidenceRef: 'meeting-notes-1' },
+      },
+    );
     expect(response.status).toBe(200);
 
     const consumed = await waitFor(async () =>
@@ -50,7 +59,7 @@ describe('one trace across the system', () => {
     const trace = tracing.spans().filter((s) => s.spanContext().traceId === consumed.spanContext().traceId);
     const byId = new Map(trace.map((s) => [s.spanContext().spanId, s]));
     const chain: string[] = [];
-    for (let span = consumed as (typeof trace)[number] | undefined; span; ) {
+    for (let span = consumed as (typeof trace)[number] | undefined; span;) {
       chain.unshift(`${SpanKind[span.kind]} ${span.name}`);
       const parentId = span.parentSpanContext?.spanId;
       span = parentId ? byId.get(parentId) : undefined;

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contracts } from '@tap/contracts';
 import { createClient, unaryCall } from '@tap/grpc-kit';
-import { freeLoopbackPort, infraUrls, startLocalServer, testNamespace, type StartedServer } from '@tap/testkit';
+import {
+  freeLoopbackPort,
+  infraUrls,
+  startLocalServer,
+  testNamespace,
+  type StartedServer,
+} from '@tap/testkit';
 import { probe, startServiceProcess, type ServiceProcess } from './support/service-process.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -27,7 +33,11 @@ function start(name: string, env: Record<string, string | undefined>): ServicePr
 
 describe('configuration at start-up', () => {
   it('stops a service with a malformed MONGO_URL with one line naming the variable', async () => {
-    const service = start('entitlements', { MONGO_URL: 'mongodb://user:secret@', ENTITLEMENTS_GRPC_PORT: '0', ENTITLEMENTS_HTTP_PORT: '0' });
+    const service = start('entitlements', {
+      MONGO_URL: 'mongodb://user:secret@',
+      ENTITLEMENTS_GRPC_PORT: '0',
+      ENTITLEMENTS_HTTP_PORT: '0',
+    });
     const { code } = await service.exited();
     expect(code).toBe(78);
     const lines = service.stderr().trim().split('\n');
@@ -37,9 +47,17 @@ describe('configuration at start-up', () => {
   });
 
   it('names every bad variable at once', async () => {
-    const service = start('identity', { MONGO_URL: 'http://nope', IDENTITY_GRPC_PORT: 'abc', KEY_ENCRYPTION_SECRET: 'short' });
+    const service = start('identity', {
+      MONGO_URL: 'http://nope',
+      IDENTITY_GRPC_PORT: 'abc',
+      KEY_ENCRYPTION_SECRET: 'short',
+    });
     expect((await service.exited()).code).toBe(78);
-    const variables = service.stderr().trim().split('\n').map((line) => line.split(' ')[3]);
+    const variables = service
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ')[3]);
     expect(variables.sort()).toEqual(['IDENTITY_GRPC_PORT', 'KEY_ENCRYPTION_SECRET', 'MONGO_URL']);
   });
 });
@@ -55,7 +73,9 @@ describe('a database that is not there yet', () => {
       ENTITLEMENTS_GRPC_PORT: String(await freeLoopbackPort()),
       ENTITLEMENTS_HTTP_PORT: String(httpPort),
     });
-    await waitFor(async () => ((await probe(`http://127.0.0.1:${httpPort}/healthz`)) === 200 ? true : undefined));
+    await waitFor(async () =>
+      (await probe(`http://127.0.0.1:${httpPort}/healthz`)) === 200 ? true : undefined,
+    );
     expect(await probe(`http://127.0.0.1:${httpPort}/readyz`)).toBe(503);
     // Still alive and still not ready a moment later: it retries instead of crashing.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -63,16 +83,29 @@ describe('a database that is not there yet', () => {
     expect(await probe(`http://127.0.0.1:${httpPort}/readyz`)).toBe(503);
 
     const dataDir = mkdtempSync(join(tmpdir(), 'late-db-'));
-    const database: StartedServer = await startLocalServer('mongo', { ports: mongoPort, dataDir, env: process.env });
+    const database: StartedServer = await startLocalServer('mongo', {
+      ports: mongoPort,
+      dataDir,
+      env: process.env,
+    });
     cleanups.push(async () => {
       await database.stop();
       rmSync(dataDir, { recursive: true, force: true });
     });
     try {
-      await waitFor(async () => ((await probe(`http://127.0.0.1:${httpPort}/readyz`)) === 200 ? true : undefined), 30_000, 200);
+      await waitFor(
+        async () => ((await probe(`http://127.0.0.1:${httpPort}/readyz`)) === 200 ? true : undefined),
+        30_000,
+        200,
+      );
     } catch (error) {
-      const body = await fetch(`http://127.0.0.1:${httpPort}/readyz`).then((r) => r.text(), (e: Error) => e.message);
-      throw new Error(`${(error as Error).message}; /readyz says ${body}; logs: ${service.stdout().slice(-2_000)}`);
+      const body = await fetch(`http://127.0.0.1:${httpPort}/readyz`).then(
+        (r) => r.text(),
+        (e: Error) => e.message,
+      );
+      throw new Error(
+        `${(error as Error).message}; /readyz says ${body}; logs: ${service.stdout().slice(-2_000)}`,
+      );
     }
 
     service.child.kill('SIGTERM');
@@ -85,18 +118,37 @@ describe('SIGTERM while requests are in flight', () => {
     const urls = infraUrls();
     const ns = testNamespace('sigterm');
     const port = async () => String(await freeLoopbackPort());
-    const ports = { identity: await port(), entitlements: await port(), adoption: await port(), gateway: await port() };
+    const ports = {
+      identity: await port(),
+      entitlements: await port(),
+      adoption: await port(),
+      gateway: await port(),
+    };
     const addresses = {
       IDENTITY_GRPC_ADDRESS: `127.0.0.1:${ports.identity}`,
       ENTITLEMENTS_GRPC_ADDRESS: `127.0.0.1:${ports.entitlements}`,
       ADOPTION_GRPC_ADDRESS: `127.0.0.1:${ports.adoption}`,
     };
-    const common = { MONGO_URL: urls.mongoUrl, NATS_URL: urls.natsUrl, REDIS_URL: urls.redisUrl, ...addresses };
-    const identity = start('identity', { ...common, IDENTITY_MONGO_DB: `${ns}_i`, IDENTITY_GRPC_PORT: ports.identity, IDENTITY_HTTP_PORT: await port() });
+    const common = {
+      MONGO_URL: urls.mongoUrl,
+      NATS_URL: urls.natsUrl,
+      REDIS_URL: urls.redisUrl,
+      ...addresses,
+    };
+    const identity = start('identity', {
+      ...common,
+      IDENTITY_MONGO_DB: `${ns}_i`,
+      IDENTITY_GRPC_PORT: ports.identity,
+      IDENTITY_HTTP_PORT: await port(),
+    });
     const entitlementsHttp = await port();
     // Entitlements gets a database of its own, so the test can pause it without touching others.
     const privateDir = mkdtempSync(join(tmpdir(), 'sigterm-db-'));
-    const privateDb = await startLocalServer('mongo', { ports: 'free', dataDir: privateDir, env: process.env });
+    const privateDb = await startLocalServer('mongo', {
+      ports: 'free',
+      dataDir: privateDir,
+      env: process.env,
+    });
     cleanups.push(async () => {
       await privateDb.stop();
       rmSync(privateDir, { recursive: true, force: true });
@@ -123,15 +175,27 @@ describe('SIGTERM while requests are in flight', () => {
     const gateway = start('gateway', { ...common, GATEWAY_PORT: ports.gateway });
     const base = `http://127.0.0.1:${ports.gateway}`;
     await waitFor(async () => ((await probe(`${base}/readyz`)) === 200 ? true : undefined), 30_000, 200);
-    await waitFor(async () => ((await probe(`http://127.0.0.1:${entitlementsHttp}/readyz`)) === 200 ? true : undefined), 30_000, 200);
+    await waitFor(
+      async () => ((await probe(`http://127.0.0.1:${entitlementsHttp}/readyz`)) === 200 ? true : undefined),
+      30_000,
+      200,
+    );
 
     const client = createClient(contracts().identity.IdentityService, addresses.IDENTITY_GRPC_ADDRESS);
     const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };
     const tenant = await unaryCall(client, 'CreateTenant', { name: 'Sigterm Ltd', slug: '' }, operator);
-    const { accessToken } = await unaryCall(client, 'IssueAccessToken', { tenantId: tenant.id, role: 'OWNER', scopes: [], subject: '' }, operator);
+    const { accessToken } = await unaryCall(
+      client,
+      'IssueAccessToken',
+      { tenantId: tenant.id, role: 'OWNER', scopes: [], subject: '' },
+      operator,
+    );
     client.close();
     const call = () =>
-      fetch(`${base}/api/v1/tenant`, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) }).then(
+      fetch(`${base}/api/v1/tenant`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+        signal: AbortSignal.timeout(10_000),
+      }).then(
         (response) => ({ status: response.status as number | string, at: Date.now() }),
         () => ({ status: 'network error' as number | string, at: Date.now() }),
       );

@@ -49,19 +49,27 @@ describe('the walking skeleton', () => {
   });
 
   it('delivers a product event published by the operator CLI to the adoption consumer', async () => {
-    const { stdout } = await run(process.execPath, [CLI, 'publish-event', '--tenant', tenantId, '--kind', 'product.created', '--subject', 'productId=p-1'], {
-      env: {
-        ...process.env,
-        OPERATOR_TOKEN,
-        NATS_URL: infraUrls().natsUrl,
-        EVENTS_SUBJECT_PREFIX: system.events.subjectPrefix,
-        EVENTS_STREAM: system.events.streamName,
+    const { stdout } = await run(
+      process.execPath,
+      [CLI, 'publish-event', '--tenant', tenantId, '--kind', 'product.created', '--subject', 'productId=p-1'],
+      {
+        env: {
+          ...process.env,
+          OPERATOR_TOKEN,
+          NATS_URL: infraUrls().natsUrl,
+          EVENTS_SUBJECT_PREFIX: system.events.subjectPrefix,
+          EVENTS_STREAM: system.events.streamName,
+        },
       },
-    });
+    );
     expect(JSON.parse(stdout)).toMatchObject({ duplicate: false });
     const milestone = await waitFor(async () => {
-      const response = await system.http('GET', '/api/v1/tenant/adoption/state', { headers: { authorization: bearer } });
-      const first = (response.body as { data: { milestones: Milestone[] } }).data.milestones.find((m) => m.key === 'first_product_created');
+      const response = await system.http('GET', '/api/v1/tenant/adoption/state', {
+        headers: { authorization: bearer },
+      });
+      const first = (response.body as { data: { milestones: Milestone[] } }).data.milestones.find(
+        (m) => m.key === 'first_product_created',
+      );
       return first?.status === 'DONE' ? first : undefined;
     });
     expect(milestone.status).toBe('DONE');
@@ -70,7 +78,9 @@ describe('the walking skeleton', () => {
   it('keeps each tenant to its own state', async () => {
     const otherTenant = await system.createTenant('Other Co');
     const other = `Bearer ${await system.token(otherTenant)}`;
-    const response = await system.http('GET', '/api/v1/tenant/adoption/state', { headers: { authorization: other } });
+    const response = await system.http('GET', '/api/v1/tenant/adoption/state', {
+      headers: { authorization: other },
+    });
     const body = response.body as { data: { companyId: string; milestones: Milestone[] } };
     expect(body.data.companyId).toBe(otherTenant);
     expect(body.data.milestones.find((m) => m.key === 'first_product_created')?.status).not.toBe('DONE');

@@ -4,7 +4,12 @@ import { ConfigError, formatIssue } from '@tap/config';
 import { isRemoteCallError } from '@tap/grpc-kit';
 import { loadCliConfig } from './cli-config.js';
 import { buildEvent, publishEvent } from './commands/publish-event.js';
-import { createOAuthClient, createTenantWithOwner, createUser, rotateSigningKey } from './commands/identity.js';
+import {
+  createOAuthClient,
+  createTenantWithOwner,
+  createUser,
+  rotateSigningKey,
+} from './commands/identity.js';
 import { seed } from './commands/seed.js';
 import { runStack } from './commands/stack.js';
 import { createTenant, issueToken, setTier } from './commands/tenants.js';
@@ -85,24 +90,50 @@ async function main(argv: string[]): Promise<void> {
       case 'create-tenant': {
         const name = required(values.name, 'name');
         if (!values['owner-email']) return print(await createTenant(clients, name, values.slug));
-        const owner = { email: values['owner-email'], firstName: required(values['owner-first'], 'owner-first'), lastName: required(values['owner-last'], 'owner-last') };
+        const owner = {
+          email: values['owner-email'],
+          firstName: required(values['owner-first'], 'owner-first'),
+          lastName: required(values['owner-last'], 'owner-last'),
+        };
         return print(await createTenantWithOwner(clients, name, values.slug ?? '', owner));
       }
       case 'create-user': {
-        const account = { email: required(values.email, 'email'), firstName: required(values.first, 'first'), lastName: required(values.last, 'last') };
-        return print(await createUser(clients, required(values.tenant, 'tenant'), account, values.role ?? 'MEMBER'));
+        const account = {
+          email: required(values.email, 'email'),
+          firstName: required(values.first, 'first'),
+          lastName: required(values.last, 'last'),
+        };
+        return print(
+          await createUser(clients, required(values.tenant, 'tenant'), account, values.role ?? 'MEMBER'),
+        );
       }
       case 'create-client': {
         const scopes = values.scope ?? [];
         if (scopes.length === 0) throw new UsageError('--scope is required (at least one)');
-        return print(await createOAuthClient(clients, required(values.tenant, 'tenant'), required(values.name, 'name'), scopes));
+        return print(
+          await createOAuthClient(
+            clients,
+            required(values.tenant, 'tenant'),
+            required(values.name, 'name'),
+            scopes,
+          ),
+        );
       }
       case 'rotate-signing-key':
         return print(await rotateSigningKey(clients));
       case 'set-tier':
-        return print(await setTier(clients, required(values.tenant, 'tenant'), required(values.tier, 'tier')));
+        return print(
+          await setTier(clients, required(values.tenant, 'tenant'), required(values.tier, 'tier')),
+        );
       case 'token':
-        return print(await issueToken(clients, required(values.tenant, 'tenant'), values.role ?? 'OWNER', values.scope ?? []));
+        return print(
+          await issueToken(
+            clients,
+            required(values.tenant, 'tenant'),
+            values.role ?? 'OWNER',
+            values.scope ?? [],
+          ),
+        );
       case 'seed': {
         const seeded = await seed(clients);
         if (values.json) return print(seeded);
@@ -118,15 +149,21 @@ async function main(argv: string[]): Promise<void> {
         return await runStack(async () => {
           const seeded = await seed(clients);
           const free = seeded[2] ?? seeded[0];
-          console.log(`\nThe stack is up: http://localhost:3000/api/v1 (readiness: http://localhost:3000/readyz)`);
+          console.log(
+            `\nThe stack is up: http://localhost:3000/api/v1 (readiness: http://localhost:3000/readyz)`,
+          );
           console.log(`Demo tenants (one per tier), each with a 15-minute OWNER token:`);
           for (const t of seeded) console.log(`  ${t.tier.padEnd(14)} ${t.slug.padEnd(20)} ${t.tenantId}`);
           if (free) {
-            console.log(`\nTry:\n  curl -s -H "Authorization: Bearer ${free.accessToken}" http://localhost:3000/api/v1/tenant/adoption/state`);
+            console.log(
+              `\nTry:\n  curl -s -H "Authorization: Bearer ${free.accessToken}" http://localhost:3000/api/v1/tenant/adoption/state`,
+            );
             console.log(
               `  curl -s -H 'content-type: application/json' -d '{"email":"${free.owner.email}","password":"${free.owner.password}"}' http://localhost:3000/api/v1/auth/login`,
             );
-            console.log(`  npm run tap -- publish-event --tenant ${free.tenantId} --kind product.created --subject productId=p-1`);
+            console.log(
+              `  npm run tap -- publish-event --tenant ${free.tenantId} --kind product.created --subject productId=p-1`,
+            );
             console.log(`  npm run tap -- seed --json     (fresh tokens)\n`);
           }
         });

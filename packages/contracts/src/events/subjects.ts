@@ -4,7 +4,11 @@ import type { ProductEventKind } from './product-event.js';
 export const DEFAULT_EVENT_SUBJECT_PREFIX = 'events';
 
 /** `events.<tenantId>.<kind>`: the subject a tenant's event of `kind` is published on. */
-export function eventSubject(tenantId: string, kind: ProductEventKind, prefix = DEFAULT_EVENT_SUBJECT_PREFIX): string {
+export function eventSubject(
+  tenantId: string,
+  kind: ProductEventKind,
+  prefix = DEFAULT_EVENT_SUBJECT_PREFIX,
+): string {
   return `${prefix}.${tenantId}.${kind}`;
 }
 

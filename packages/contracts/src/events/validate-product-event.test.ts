@@ -29,7 +29,10 @@ describe('the product-event contract', () => {
     ['a missing subject ref the kind requires', { ...valid, subject: {} }],
     ['a timestamp that is not one', { ...valid, occurredAt: 'yesterday' }],
     ['an extra envelope field', { ...valid, extra: 1 }],
-    ['import rows that are negative', { ...valid, type: 'import.completed', subject: { importId: 'i' }, data: { rows: -1 } }],
+    [
+      'import rows that are negative',
+      { ...valid, type: 'import.completed', subject: { importId: 'i' }, data: { rows: -1 } },
+    ],
     ['a value that is not an object', 'product.created'],
   ])('rejects %s', (_label, value) => {
     const parsed = parseProductEvent(value);

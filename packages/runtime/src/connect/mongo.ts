@@ -43,7 +43,10 @@ export function createMongoDependency(options: {
   const first = retryWithBackoff(() => client.connect(), {
     ...(options.signal ? { signal: options.signal } : {}),
     onRetry: (error, attempt, delayMs) =>
-      options.logger.warn({ dependency: 'mongo', attempt, delayMs, err: (error as Error).message }, 'mongo not reachable yet'),
+      options.logger.warn(
+        { dependency: 'mongo', attempt, delayMs, err: (error as Error).message },
+        'mongo not reachable yet',
+      ),
   }).then(() => options.logger.info({ dependency: 'mongo' }, 'mongo connected'));
   first.catch(() => undefined);
   return {

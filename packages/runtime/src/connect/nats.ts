@@ -41,7 +41,10 @@ export function createNatsDependency(options: {
     {
       ...(options.signal ? { signal: options.signal } : {}),
       onRetry: (error, attempt, delayMs) =>
-        options.logger.warn({ dependency: 'nats', attempt, delayMs, err: (error as Error).message }, 'nats not reachable yet'),
+        options.logger.warn(
+          { dependency: 'nats', attempt, delayMs, err: (error as Error).message },
+          'nats not reachable yet',
+        ),
     },
   ).then((nc) => {
     connection = nc;

@@ -34,7 +34,9 @@ async function main(argv: string[]): Promise<number> {
     ports: values['standard-ports'] ? 'standard' : 'free',
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
   });
-  console.error(`[tap-infra] mongo ${infra.mongoUrl} (${infra.sources.mongo}), nats ${infra.natsUrl} (${infra.sources.nats}), redis ${infra.redisUrl} (${infra.sources.redis})`);
+  console.error(
+    `[tap-infra] mongo ${infra.mongoUrl} (${infra.sources.mongo}), nats ${infra.natsUrl} (${infra.sources.nats}), redis ${infra.redisUrl} (${infra.sources.redis})`,
+  );
   const mail = process.env['SMTP_URL']
     ? undefined
     : await startSmtpSink({

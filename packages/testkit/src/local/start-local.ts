@@ -18,7 +18,11 @@ export async function startLocal(
   let lastError: unknown;
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const port =
-      typeof options.ports === 'number' ? options.ports : options.ports === 'standard' ? STANDARD_PORTS[kind] : await freeLoopbackPort();
+      typeof options.ports === 'number'
+        ? options.ports
+        : options.ports === 'standard'
+          ? STANDARD_PORTS[kind]
+          : await freeLoopbackPort();
     const dir = join(options.dataDir, kind);
     mkdirSync(dir, { recursive: true });
     try {
@@ -37,7 +41,18 @@ function specFor(kind: InfraKind, port: number, dir: string, env: Env): ServerSp
       return {
         name: 'redis-server',
         binary: findBinary('redis-server', env),
-        args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+        args: [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+        ],
         port,
         url: `redis://127.0.0.1:${port}`,
       };

@@ -8,7 +8,11 @@ export type DriftWatchJob = PeriodicJob;
  * Runs a drift-watch pass every `intervalMs`; one pass at a time on this replica, and other
  * replicas are kept off its tenants by the claims. A pass that claimed nothing is not logged.
  */
-export function startDriftWatchJob(options: { intervalMs: number; run: () => Promise<DriftPassReport>; logger: JobLogger }): DriftWatchJob {
+export function startDriftWatchJob(options: {
+  intervalMs: number;
+  run: () => Promise<DriftPassReport>;
+  logger: JobLogger;
+}): DriftWatchJob {
   return startPeriodicJob({
     name: 'drift-watch',
     intervalMs: options.intervalMs,

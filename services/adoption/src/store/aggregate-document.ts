@@ -96,6 +96,12 @@ export function toAggregate(doc: AggregateDocument): TenantAggregate {
 }
 
 /** The `$set` part of a write that also records a recompute's derived values. */
-export function derivedFields(derived: DerivedRecord): Pick<AggregateDocument, 'lastBand' | 'signals' | 'scheduledCheck'> {
-  return { lastBand: derived.lastBand, signals: [...derived.signals], scheduledCheck: derived.scheduledCheck };
+export function derivedFields(
+  derived: DerivedRecord,
+): Pick<AggregateDocument, 'lastBand' | 'signals' | 'scheduledCheck'> {
+  return {
+    lastBand: derived.lastBand,
+    signals: [...derived.signals],
+    scheduledCheck: derived.scheduledCheck,
+  };
 }

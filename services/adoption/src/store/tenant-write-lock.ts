@@ -11,6 +11,7 @@ export type TenantWriteLock = KeyedLock;
 export function createTenantWriteLock(maxWaitMs?: number): TenantWriteLock {
   return createKeyedLock({
     ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
-    onTimeout: (tenantId) => new DependencyUnavailableError(`writes of tenant ${tenantId} are queued too long`),
+    onTimeout: (tenantId) =>
+      new DependencyUnavailableError(`writes of tenant ${tenantId} are queued too long`),
   });
 }

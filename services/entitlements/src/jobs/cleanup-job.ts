@@ -8,7 +8,11 @@ export type CleanupJob = PeriodicJob;
  * Runs a usage clean-up pass every `intervalMs` (expire holds, forget old reservations, applied
  * event ids and periods); a pass that changed nothing is not logged.
  */
-export function startCleanupJob(options: { intervalMs: number; run: () => Promise<CleanupReport>; logger: JobLogger }): CleanupJob {
+export function startCleanupJob(options: {
+  intervalMs: number;
+  run: () => Promise<CleanupReport>;
+  logger: JobLogger;
+}): CleanupJob {
   return startPeriodicJob({
     name: 'usage-cleanup',
     intervalMs: options.intervalMs,
@@ -16,7 +20,9 @@ export function startCleanupJob(options: { intervalMs: number; run: () => Promis
     logger: options.logger,
     describe: (report) => {
       const { expired, removedReservations, prunedEvents, prunedPeriods, failed } = report;
-      return expired + removedReservations + prunedEvents + prunedPeriods + failed > 0 ? { ...report } : undefined;
+      return expired + removedReservations + prunedEvents + prunedPeriods + failed > 0
+        ? { ...report }
+        : undefined;
     },
   });
 }

@@ -8,6 +8,9 @@ export type TenantWriteLock = KeyedLock;
 export function createTenantWriteLock(maxWaitMs?: number): TenantWriteLock {
   return createKeyedLock({
     ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
-    onTimeout: () => entitlementErrors.create('RESERVATION_CONTENDED', { message: 'Too many writes for this tenant at once; try again.' }),
+    onTimeout: () =>
+      entitlementErrors.create('RESERVATION_CONTENDED', {
+        message: 'Too many writes for this tenant at once; try again.',
+      }),
   });
 }

@@ -7,9 +7,18 @@ import { upgradeContextJson } from '../http/routes/entitlements-json.js';
 import type { QuotaSource } from './tier-quota-source.js';
 
 /** The upgrade context shown when a tier has no API access (entitlements decides what to offer). */
-export function apiAccessUpgradeContext(clients: ServiceClients): (authorization: string) => Promise<unknown> {
+export function apiAccessUpgradeContext(
+  clients: ServiceClients,
+): (authorization: string) => Promise<unknown> {
   return async (authorization) =>
-    upgradeContextJson(await unaryCall(clients.entitlements, 'GetUpgradeContext', { capability: 'API_ACCESS' }, { authorization }));
+    upgradeContextJson(
+      await unaryCall(
+        clients.entitlements,
+        'GetUpgradeContext',
+        { capability: 'API_ACCESS' },
+        { authorization },
+      ),
+    );
 }
 
 /**

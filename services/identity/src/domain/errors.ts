@@ -34,7 +34,10 @@ export const identityErrors = defineErrors({
   // One answer for an unknown, expired and already used magic link (details withheld).
   INVALID_OR_EXPIRED: { kind: 'INVALID_ARGUMENT', message: 'The link is invalid or has expired' },
   SSO_CLAIMS_INVALID: { kind: 'INVALID_ARGUMENT', message: 'The single sign-on could not be completed' },
-  SSO_EMAIL_UNVERIFIED: { kind: 'PERMISSION_DENIED', message: 'The identity provider has not verified that email address' },
+  SSO_EMAIL_UNVERIFIED: {
+    kind: 'PERMISSION_DENIED',
+    message: 'The identity provider has not verified that email address',
+  },
   JOIN_DOMAIN_INVALID: { kind: 'INVALID_ARGUMENT', message: 'That is not an email domain' },
   JOIN_REQUEST_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such pending join request' },
   SESSION_CHANNEL_INVALID: { kind: 'INVALID_ARGUMENT', message: 'A session channel is bearer or cookie' },

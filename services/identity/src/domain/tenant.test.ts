@@ -7,7 +7,12 @@ const now = new Date('2026-11-21T00:00:00Z');
 
 describe('newTenant', () => {
   it('derives the slug from the name when none is given', () => {
-    expect(newTenant({ name: '  Acme Fröhlich GmbH ', slug: '' }, 'id', now)).toEqual({ id: 'id', name: 'Acme Fröhlich GmbH', slug: 'acme-frohlich-gmbh', createdAt: now });
+    expect(newTenant({ name: '  Acme Fröhlich GmbH ', slug: '' }, 'id', now)).toEqual({
+      id: 'id',
+      name: 'Acme Fröhlich GmbH',
+      slug: 'acme-frohlich-gmbh',
+      createdAt: now,
+    });
   });
 
   it.each([

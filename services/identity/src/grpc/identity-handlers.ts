@@ -9,5 +9,10 @@ export type { IdentityHandlerDeps } from './handler-deps.js';
 
 /** identity.v1 handlers: decode, call the domain, let unaryHandler map errors to status. */
 export function identityHandlers(deps: IdentityHandlerDeps): IdentityServiceHandlers {
-  return { ...tenantHandlers(deps), ...sessionHandlers(deps), ...clientHandlers(deps), ...magicLinkHandlers(deps) };
+  return {
+    ...tenantHandlers(deps),
+    ...sessionHandlers(deps),
+    ...clientHandlers(deps),
+    ...magicLinkHandlers(deps),
+  };
 }

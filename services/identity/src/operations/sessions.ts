@@ -52,7 +52,11 @@ export async function login(
 }
 
 /** A new session for an already verified user (password login; magic links and SSO later). */
-export async function openSession(ctx: IdentityContext, user: User, channel: SessionChannel): Promise<IssuedSession> {
+export async function openSession(
+  ctx: IdentityContext,
+  user: User,
+  channel: SessionChannel,
+): Promise<IssuedSession> {
   const now = ctx.now();
   const sessionId = randomUUID();
   const refreshToken = formatRefreshToken({ sessionId, secret: randomSecret() });
@@ -172,18 +176,16 @@ async function revokeHeld(
 }
 
 async function signFor(ctx: IdentityContext, user: User, sessionId: string, now: Date) {
-  const { token, expiresIn } = await ctx.keyRing
-    .signer(now)
-    .sign(
-      {
-        subject: user.id,
-        kind: 'user',
-        tenantId: user.tenantId,
-        role: user.role,
-        scopes: scopesForRole(user.role),
-        sessionId,
-      },
-      now,
-    );
+  const { token, expiresIn } = await ctx.keyRing.signer(now).sign(
+    {
+      subject: user.id,
+      kind: 'user',
+      tenantId: user.tenantId,
+      role: user.role,
+      scopes: scopesForRole(user.role),
+      sessionId,
+    },
+    now,
+  );
   return { accessToken: token, expiresIn };
 }

@@ -19,8 +19,12 @@ export interface TenantsRepository {
   ensureIndexes(): Promise<void>;
 }
 
-
-const toTenant = (doc: TenantDocument): Tenant => ({ id: doc._id, name: doc.name, slug: doc.slug, createdAt: doc.createdAt });
+const toTenant = (doc: TenantDocument): Tenant => ({
+  id: doc._id,
+  name: doc.name,
+  slug: doc.slug,
+  createdAt: doc.createdAt,
+});
 
 export function tenantsRepository(db: Db): TenantsRepository {
   const tenants: Collection<TenantDocument> = db.collection('tenants');
@@ -30,7 +34,12 @@ export function tenantsRepository(db: Db): TenantsRepository {
     },
     async insert(tenant) {
       try {
-        await tenants.insertOne({ _id: tenant.id, name: tenant.name, slug: tenant.slug, createdAt: tenant.createdAt });
+        await tenants.insertOne({
+          _id: tenant.id,
+          name: tenant.name,
+          slug: tenant.slug,
+          createdAt: tenant.createdAt,
+        });
       } catch (error) {
         if (isDuplicateKey(error)) throw identityErrors.create('TENANT_SLUG_TAKEN');
         throw error;

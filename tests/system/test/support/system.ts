@@ -4,7 +4,12 @@ import { buildApp as buildAdoption, type AdoptionApp, type DriftWatchJob } from 
 import { contracts, type ProductEvent } from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
 import { createEventPublisher, type DurableConsumer } from '@tap/events';
-import { buildApp as buildGateway, createServiceClients, redisSessionRevocations, redisSsoStateStore } from '@tap/gateway';
+import {
+  buildApp as buildGateway,
+  createServiceClients,
+  redisSessionRevocations,
+  redisSsoStateStore,
+} from '@tap/gateway';
 import { createClient, unaryCall } from '@tap/grpc-kit';
 import { buildApp as buildIdentity } from '@tap/identity';
 import { Readiness } from '@tap/runtime';
@@ -99,8 +104,14 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       tokens: { ...TOKENS, keyEncryptionSecret: SYSTEM_KEY_ENCRYPTION_SECRET, keyRetentionMs: 86_400_000 },
       operatorToken: OPERATOR_TOKEN,
       revocationKeyPrefix: `${redisPrefix}revoked`,
-      ...(options.refreshReuseGraceMs ? { sessions: { refreshReuseGraceMs: options.refreshReuseGraceMs } } : {}),
-      mail: { smtpUrl: mail.url, from: 'TAP <no-reply@system-test.example>', magicLinkUrl: `${SYSTEM_ORIGIN}/auth/magic-link` },
+      ...(options.refreshReuseGraceMs
+        ? { sessions: { refreshReuseGraceMs: options.refreshReuseGraceMs } }
+        : {}),
+      mail: {
+        smtpUrl: mail.url,
+        from: 'TAP <no-reply@system-test.example>',
+        magicLinkUrl: `${SYSTEM_ORIGIN}/auth/magic-link`,
+      },
     },
     db: identityDb!,
     redis,
@@ -111,7 +122,12 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   const jwks = identityJwksFetcher(identityAddress);
   const verifier = createTokenVerifier({ ...TOKENS, fetchJwks: jwks.fetch });
 
-  const entitlements = buildEntitlements({ config: { operatorToken: OPERATOR_TOKEN }, db: entitlementsDb!, verifier, logger });
+  const entitlements = buildEntitlements({
+    config: { operatorToken: OPERATOR_TOKEN },
+    db: entitlementsDb!,
+    verifier,
+    logger,
+  });
   await entitlements.prepare();
   const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
 
@@ -141,7 +157,11 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     options.driftWatchIntervalMs === undefined ? undefined : adoption.startDriftWatch();
   const adoptionAddress = `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`;
 
-  const clients = createServiceClients({ identity: identityAddress, adoption: adoptionAddress, entitlements: entitlementsAddress });
+  const clients = createServiceClients({
+    identity: identityAddress,
+    adoption: adoptionAddress,
+    entitlements: entitlementsAddress,
+  });
   const gateway = await buildGateway({
     config: {
       bodyLimitBytes: 64 * 1024,
@@ -184,7 +204,9 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       const response = await fetch(`${baseUrl}${path}`, {
         method,
         headers: { ...(isJson ? { 'content-type': 'application/json' } : {}), ...options.headers },
-        ...(options.body === undefined ? {} : { body: isJson ? JSON.stringify(options.body) : (options.body as string) }),
+        ...(options.body === undefined
+          ? {}
+          : { body: isJson ? JSON.stringify(options.body) : (options.body as string) }),
         signal: AbortSignal.timeout(10_000),
         ...(options.redirect ? { redirect: options.redirect } : {}),
       });
@@ -210,7 +232,12 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       await unaryCall(entitlementsClient, 'SetTier', { tenantId, tierCode }, operator);
     },
     async token(tenantId, role = 'OWNER', scopes = []) {
-      const issued = await unaryCall(identityClient, 'IssueAccessToken', { tenantId, role, scopes, subject: '' }, operator);
+      const issued = await unaryCall(
+        identityClient,
+        'IssueAccessToken',
+        { tenantId, role, scopes, subject: '' },
+        operator,
+      );
       return issued.accessToken;
     },
     publish: (event) => publisher.publish(event),
@@ -218,7 +245,11 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       await gateway.close();
       await driftWatch?.stop();
       await consumer.stop();
-      await Promise.all([identity.grpc.shutdown(500), entitlements.grpc.shutdown(500), adoption.grpc.shutdown(500)]);
+      await Promise.all([
+        identity.grpc.shutdown(500),
+        entitlements.grpc.shutdown(500),
+        adoption.grpc.shutdown(500),
+      ]);
       clients.close();
       identityClient.close();
       entitlementsClient.close();

@@ -8,7 +8,14 @@ import type { CliConfig } from '../cli-config.js';
 export const STREAM_DUPLICATE_WINDOW_MS = 2 * 60_000;
 
 /** Builds a product event from CLI arguments; throws with a readable message on bad input. */
-export function buildEvent(args: { tenant: string; kind: string; subject: string[]; data?: string; id?: string; at?: string }): ProductEvent {
+export function buildEvent(args: {
+  tenant: string;
+  kind: string;
+  subject: string[];
+  data?: string;
+  id?: string;
+  at?: string;
+}): ProductEvent {
   if (!isProductEventKind(args.kind)) throw new Error(`unknown event kind ${args.kind}`);
   const subject: Record<string, string> = {};
   for (const pair of args.subject) {
@@ -19,7 +26,8 @@ export function buildEvent(args: { tenant: string; kind: string; subject: string
   let data: Record<string, unknown> = {};
   if (args.data) {
     const parsed: unknown = JSON.parse(args.data);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('--data must be a JSON object');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error('--data must be a JSON object');
     data = parsed as Record<string, unknown>;
   }
   return {
@@ -41,7 +49,9 @@ export async function publishEvent(config: CliConfig, event: ProductEvent) {
       subjectPrefix: config.eventsSubjectPrefix,
       duplicateWindowMs: STREAM_DUPLICATE_WINDOW_MS,
     });
-    return await createEventPublisher(jetstream(nc), { subjectPrefix: config.eventsSubjectPrefix }).publish(event);
+    return await createEventPublisher(jetstream(nc), { subjectPrefix: config.eventsSubjectPrefix }).publish(
+      event,
+    );
   } finally {
     await nc.drain();
   }

@@ -8,7 +8,11 @@ const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The services of the local stack, in start order, with their health ports. */
 export const STACK_SERVICES = [
   { name: 'identity', entry: 'services/identity/dist/main.js', readyUrl: 'http://127.0.0.1:8081/readyz' },
-  { name: 'entitlements', entry: 'services/entitlements/dist/main.js', readyUrl: 'http://127.0.0.1:8083/readyz' },
+  {
+    name: 'entitlements',
+    entry: 'services/entitlements/dist/main.js',
+    readyUrl: 'http://127.0.0.1:8083/readyz',
+  },
   { name: 'adoption', entry: 'services/adoption/dist/main.js', readyUrl: 'http://127.0.0.1:8082/readyz' },
   { name: 'gateway', entry: 'services/gateway/dist/main.js', readyUrl: 'http://127.0.0.1:3000/readyz' },
 ] as const;
@@ -40,7 +44,11 @@ export async function waitUntilReady(urls: readonly string[], timeoutMs = READY_
  */
 export async function runStack(onReady: () => Promise<void>): Promise<void> {
   const children: ChildProcess[] = STACK_SERVICES.map((service) => {
-    const child = spawn(process.execPath, [service.entry], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const child = spawn(process.execPath, [service.entry], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: process.env,
+    });
     const prefix = `[${service.name}] `;
     const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) if (line) stream.write(prefix + line + '\n');

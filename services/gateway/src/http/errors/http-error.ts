@@ -5,7 +5,10 @@
  */
 export type HttpErrorBody =
   | { readonly error: string; readonly error_description: string }
-  | { readonly success: false; readonly error: { readonly code: string; readonly message: string; readonly details?: unknown } }
+  | {
+      readonly success: false;
+      readonly error: { readonly code: string; readonly message: string; readonly details?: unknown };
+    }
   | { readonly error: 'RATE_LIMIT_EXCEEDED'; readonly message: string; readonly retryAfter: number };
 
 export interface HttpError {
@@ -15,20 +18,35 @@ export interface HttpError {
 }
 
 export function generalError(status: number, code: string, message: string, details?: unknown): HttpError {
-  return { status, body: { success: false, error: { code, message, ...(details === undefined ? {} : { details }) } } };
+  return {
+    status,
+    body: { success: false, error: { code, message, ...(details === undefined ? {} : { details }) } },
+  };
 }
 
-export function oauthError(status: number, error: string, description: string, headers?: Record<string, string>): HttpError {
+export function oauthError(
+  status: number,
+  error: string,
+  description: string,
+  headers?: Record<string, string>,
+): HttpError {
   return { status, body: { error, error_description: description }, ...(headers ? { headers } : {}) };
 }
 
 /** RFC 6750: a 401 from a bearer-protected resource names the scheme and the error. */
 export function invalidToken(description: string): HttpError {
-  return oauthError(401, 'invalid_token', description, { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` });
+  return oauthError(401, 'invalid_token', description, {
+    'www-authenticate': `Bearer error="invalid_token", error_description="${description}"`,
+  });
 }
 
 /** RFC 6750 §3.1: the token is valid but does not grant enough (a scope, or a user's token). */
-export function insufficientScope(scope: string, description = `This request needs the scope ${scope}`): HttpError {
-  const challenge = scope ? `Bearer error="insufficient_scope", scope="${scope}"` : 'Bearer error="insufficient_scope"';
+export function insufficientScope(
+  scope: string,
+  description = `This request needs the scope ${scope}`,
+): HttpError {
+  const challenge = scope
+    ? `Bearer error="insufficient_scope", scope="${scope}"`
+    : 'Bearer error="insufficient_scope"';
   return oauthError(403, 'insufficient_scope', description, { 'www-authenticate': challenge });
 }

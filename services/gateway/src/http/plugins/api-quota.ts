@@ -29,7 +29,11 @@ export function apiQuotaRules(quota: { perMinute: number; perDay: number }): Lim
 export const apiQuotaPlugin = fp(
   async (
     app: FastifyInstance,
-    options: { limiter: RateLimiter; quotas: QuotaSource; upgradeContext: (authorization: string) => Promise<unknown> },
+    options: {
+      limiter: RateLimiter;
+      quotas: QuotaSource;
+      upgradeContext: (authorization: string) => Promise<unknown>;
+    },
   ) => {
     app.addHook('preHandler', async (request, reply) => {
       const auth = request.auth;
@@ -37,7 +41,9 @@ export const apiQuotaPlugin = fp(
       const quota = await options.quotas.quota(auth.claims.tenantId, auth.authorization);
       if (quota.perDay <= 0 || quota.perMinute <= 0) {
         const upgradeContext = await options.upgradeContext(auth.authorization);
-        const refused = generalError(403, 'API_ACCESS_NOT_IN_TIER', 'Your plan does not include API access', { upgradeContext });
+        const refused = generalError(403, 'API_ACCESS_NOT_IN_TIER', 'Your plan does not include API access', {
+          upgradeContext,
+        });
         return reply.status(refused.status).send(refused.body);
       }
       const decision = await options.limiter.consume(`tenant:${auth.claims.tenantId}`, apiQuotaRules(quota));

@@ -11,14 +11,20 @@ import { toHttpError } from '../errors/map-error.js';
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler(async (error, request, reply) => {
     const mapped = toHttpError(error);
-    if (mapped.status === 503) request.log.warn({ err: (error as Error).message }, 'a dependency is unavailable');
+    if (mapped.status === 503)
+      request.log.warn({ err: (error as Error).message }, 'a dependency is unavailable');
     else if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ status: mapped.status, code: (error as { code?: string }).code }, 'request refused');
+    else
+      request.log.info({ status: mapped.status, code: (error as { code?: string }).code }, 'request refused');
     for (const [name, value] of Object.entries(mapped.headers ?? {})) void reply.header(name, value);
     return reply.status(mapped.status).send(mapped.body);
   });
   app.setNotFoundHandler(async (request, reply) => {
-    const mapped = generalError(404, 'ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+    const mapped = generalError(
+      404,
+      'ROUTE_NOT_FOUND',
+      `No route ${request.method} ${request.url.split('?')[0]}`,
+    );
     return reply.status(404).send(mapped.body);
   });
 });

@@ -19,7 +19,6 @@ import {
   stateResponse,
 } from './adoption-response-schemas.js';
 
-
 /**
  * Tenant-scoped adoption endpoints (spec: "Adoption endpoints", plus our health explanation);
  * the tenant always comes from the verified token. Risk-signal `limit`: 50 when absent, 1 to

@@ -6,6 +6,8 @@ export async function healthRoutes(app: FastifyInstance, options: { readiness: R
   app.get('/healthz', { config: { otel: false } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config: { otel: false } }, async (_request, reply) => {
     const report = await options.readiness.report();
-    return reply.status(report.ready ? 200 : 503).send({ status: report.ready ? 'ready' : 'not ready', ...report });
+    return reply
+      .status(report.ready ? 200 : 503)
+      .send({ status: report.ready ? 'ready' : 'not ready', ...report });
   });
 }

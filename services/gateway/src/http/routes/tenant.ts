@@ -18,7 +18,10 @@ const tenantSchema = {
  * `GET /tenant`: the caller's company as the spec's cookie-session user shows it
  * (`{ id, name, slug, subscriptionTier }`): identity owns the tenant, entitlements its tier.
  */
-export async function tenantRoutes(app: FastifyInstance, options: { clients: ServiceClients }): Promise<void> {
+export async function tenantRoutes(
+  app: FastifyInstance,
+  options: { clients: ServiceClients },
+): Promise<void> {
   const { clients } = options;
   app.get(
     '/tenant',
