@@ -28,6 +28,12 @@ export const DEFAULT_RETRY_MAX_MS = 60_000;
  */
 export const DEFAULT_PULL_BATCH = 8;
 
+/**
+ * How long one pull request stays open (the server's minimum is 1 s). A stop waits at most this
+ * long for the request in progress to end before it hands back what that request brought.
+ */
+export const DEFAULT_FETCH_EXPIRES_MS = 1_000;
+
 /** Delays before the pull loop is restarted after the library ended it (consumer deleted, reconnect). */
 export const PULL_RESTART_INITIAL_MS = 250;
 export const PULL_RESTART_MAX_MS = 10_000;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nanos } from '@nats-io/nats-core';
-import { createEventPublisher, type EventPublisher } from '../src/index.js';
+import { createEventPublisher, DEFAULT_FETCH_EXPIRES_MS, type EventPublisher } from '../src/index.js';
 import { consumerStarter, recorder, settled, uniqueDurable } from './support/consumers.js';
 import { productCreated } from './support/events.js';
 import { openTestBed, type EventsTestBed } from './support/nats.js';
@@ -100,12 +100,52 @@ describe('stopping and restarting a durable event consumer', () => {
     expect(after.deliveries.map((d) => d.event.id)).toEqual([events[2]?.id, whileStopped.id]);
   });
 
-  it('stops at once when no message is in flight, and a second stop() is harmless', async () => {
+  it('hands back every message it pulled ahead when it stops, so a new instance gets them long before the ack wait', async () => {
+    const tenantId = randomUUID();
+    const durableName = uniqueDurable();
+    const before = recorder();
+    // A steady stream of slow handlers keeps pulls outstanding, so the stop lands while the
+    // server is still sending; with a 60 s ack wait, anything it loses would show as a stall.
+    const old = await consumers.start(tenantId, before, {
+      durableName,
+      ackWaitMs: 60_000,
+      handler: async (event, delivery) => {
+        before.deliveries.push({ event, delivery });
+        await sleep(15);
+      },
+    });
+    const events = Array.from({ length: 60 }, () => productCreated(tenantId));
+    await Promise.all(events.map((event) => publisher.publish(event)));
+    await waitFor('a few events to be handled', () => before.deliveries.length >= 10);
+    await old.stop();
+
+    const after = recorder();
+    const restartedAt = Date.now();
+    await consumers.start(tenantId, after, { durableName, ackWaitMs: 60_000 });
+    await waitFor(
+      'the rest to be handled',
+      () => before.deliveries.length + after.deliveries.length >= events.length,
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const handedBackWithinMs = Date.now() - restartedAt;
+    await waitFor('every message to be acked', () => settled(bed, durableName), { timeoutMs: 2_000 });
+
+    const ids = [...before.deliveries, ...after.deliveries].map((d) => d.event.id);
+    expect(ids.sort()).toEqual(events.map((e) => e.id).sort());
+    expect(handedBackWithinMs).toBeLessThan(5_000);
+    const info = await bed.jsm.consumers.info(bed.streamName, durableName);
+    expect(info.num_redelivered).toBe(0);
+  });
+
+  it('stops within the life of one pull request when no message is in flight, and a second stop() is harmless', async () => {
     const consumer = await consumers.start(randomUUID(), recorder(), { durableName: uniqueDurable() });
     const started = Date.now();
     await consumer.stop();
     await consumer.stop();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // The open request is left to expire rather than cut short (see pull-loop.ts).
+    expect(Date.now() - started).toBeLessThan(DEFAULT_FETCH_EXPIRES_MS + 500);
   });
 
   it('creates the same durable consumer from several replicas starting at once, and each gets its share', async () => {

@@ -10,6 +10,8 @@ export interface PullLoopOptions {
   /** Ensures the durable consumer exists again and returns it, for each restart. */
   readonly reopen: () => Promise<Consumer>;
   readonly batch: number;
+  /** How long one pull request lives; a stop waits at most this long for the one in progress. */
+  readonly fetchExpiresMs: number;
   /** Handles one message and never rejects. */
   readonly process: (msg: JsMsg) => Promise<void>;
   readonly onError: (error: unknown, report: ConsumerErrorReport) => void;
@@ -18,8 +20,8 @@ export interface PullLoopOptions {
 }
 
 /**
- * Pulls and handles messages one at a time until `signal` aborts. When the pull ends on its own
- * (the durable consumer or the stream was deleted), the loop recreates the consumer and pulls
+ * Pulls and handles messages one at a time until `signal` aborts. When a pull fails (the durable
+ * consumer or the stream was deleted), the loop recreates the consumer and pulls
  * again after a growing pause, rather than sitting idle with nothing to say so; when the
  * connection itself is closed, there is nothing to pull from and the loop ends. Resolves,
  * never rejects.
@@ -29,17 +31,18 @@ export async function runPullLoop(options: PullLoopOptions): Promise<void> {
   let consumer: Consumer | undefined = options.consumer;
   let restarts = 0;
   while (!signal.aborted) {
+    const progress = { handled: false };
     try {
       consumer ??= await options.reopen();
-      if (await pullUntilEnded(consumer, options)) restarts = 0;
-      if (signal.aborted) return;
-      report(options, new Error('the pull subscription ended'), true);
+      await pullUntilAborted(consumer, options, progress);
+      return;
     } catch (error) {
       if (signal.aborted) return;
       const closed = error instanceof ClosedConnectionError || error instanceof DrainingConnectionError;
       report(options, error, !closed);
       if (closed) return;
     }
+    if (progress.handled) restarts = 0;
     consumer = undefined;
     restarts += 1;
     const pause = Math.min(PULL_RESTART_MAX_MS, PULL_RESTART_INITIAL_MS * 2 ** Math.min(restarts - 1, 10));
@@ -47,33 +50,44 @@ export async function runPullLoop(options: PullLoopOptions): Promise<void> {
   }
 }
 
-/** One pull subscription, until it ends; true when it handled at least one message. */
-async function pullUntilEnded(consumer: Consumer, options: PullLoopOptions): Promise<boolean> {
+/**
+ * Pull requests one after another, until one fails (rejects) or `signal` aborts (resolves). Each request asks for at most `batch` messages and lives at most
+ * `fetchExpiresMs`.
+ *
+ * Why bounded requests rather than one endless `consume()`: closing a consume unsubscribes at
+ * once, while the server may still be sending on its open request. Whatever is in flight then is
+ * dropped by the client and stays unacked for the whole ack wait; a message nak'ed at that moment
+ * can even be redelivered to the dead request. So on abort the loop lets the current request end
+ * (its batch delivered or its expiry), holds what arrives meanwhile, and only then hands it back:
+ * nothing is in flight any more, and the next pull (a new process, another replica) gets it at once.
+ */
+async function pullUntilAborted(
+  consumer: Consumer,
+  options: PullLoopOptions,
+  progress: { handled: boolean },
+): Promise<void> {
   const { signal } = options;
-  // Without abort_on_missing_resource a deleted consumer leaves the pull waiting forever.
-  const messages = await consumer.consume({ max_messages: options.batch, abort_on_missing_resource: true });
-  // close() stops pulling at once; messages already pulled still come out of the iterator, and
-  // the iterator ends after them, so the `for await` below is what drains and finishes.
-  const close = (): void => void messages.close();
-  signal.addEventListener('abort', close, { once: true });
-  if (signal.aborted) close();
-  let handled = false;
-  try {
-    for await (const msg of messages) {
-      if (signal.aborted) {
-        release(options, msg);
-        continue;
+  while (!signal.aborted) {
+    const messages = await consumer.fetch({ max_messages: options.batch, expires: options.fetchExpiresMs });
+    const held: JsMsg[] = [];
+    try {
+      for await (const msg of messages) {
+        if (signal.aborted) {
+          held.push(msg);
+          continue;
+        }
+        await options.process(msg);
+        progress.handled = true;
       }
-      await options.process(msg);
-      handled = true;
+    } finally {
+      // Even when the request failed: a message already here still goes back without waiting.
+      for (const msg of held) release(options, msg);
     }
-  } finally {
-    signal.removeEventListener('abort', close);
   }
-  return handled;
 }
 
-// A message pulled ahead but not started goes back now, so another replica need not wait ack wait.
+// Not nak'ed while the request is open: it could come straight back to the same request and use
+// up a delivery attempt for nothing.
 function release(options: PullLoopOptions, msg: JsMsg): void {
   try {
     msg.nak();

@@ -2,6 +2,7 @@ import type { Consumer, JetStreamClient, JetStreamManager } from '@nats-io/jetst
 import {
   DEFAULT_ACK_WAIT_MS,
   DEFAULT_MAX_DELIVER,
+  DEFAULT_FETCH_EXPIRES_MS,
   DEFAULT_PULL_BATCH,
   DEFAULT_RETRY_INITIAL_MS,
   DEFAULT_RETRY_MAX_MS,
@@ -77,6 +78,7 @@ export async function startDurableConsumer(
     consumer,
     reopen: open,
     batch: options.pullBatch ?? DEFAULT_PULL_BATCH,
+    fetchExpiresMs: DEFAULT_FETCH_EXPIRES_MS,
     process,
     onError: options.onError,
     signal: abort.signal,
