@@ -16,6 +16,8 @@ import {
   DEFAULT_DRIFT_INTERVAL_MS,
   DEFAULT_DRIFT_LEASE_MS,
   DEFAULT_DRIFT_RESCAN_MS,
+  DEFAULT_OUTBOX_GRACE_MS,
+  DEFAULT_OUTBOX_INTERVAL_MS,
   type AdoptionConfig,
 } from './config.js';
 import type { PathProfile, SignalTransition, UpgradeContext } from './domain/index.js';
@@ -23,8 +25,13 @@ import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
 import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
 import { productEventHandler } from './events/product-event-handler.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
+import { completionOutbox } from './outbox/completion-outbox.js';
+import { runOutboxPass, type OutboxPassReport } from './outbox/outbox-relay.js';
+import { startOutboxRelayJob, type OutboxRelayJob } from './outbox/outbox-relay-job.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
-import { driftRepository, ensureAdoptionIndexes } from './store/drift-repository.js';
+import { driftRepository } from './store/drift-repository.js';
+import { ensureAdoptionIndexes } from './store/indexes.js';
+import { outboxRepository } from './store/outbox-repository.js';
 import { plansRepository } from './store/plans-repository.js';
 import { createTenantWriteLock } from './store/tenant-write-lock.js';
 import type { TierLookup } from './tier.js';
@@ -34,12 +41,15 @@ import type { UpgradeContextLookup } from './upgrade-contexts.js';
 const UPGRADE_CONTEXT_DEADLINE_MS = 1_000;
 
 export interface AdoptionDeps {
-  /** `events` is needed by startConsumer only; `driftWatch` falls back to the defaults. */
-  readonly config: Pick<AdoptionConfig, 'events'> & Partial<Pick<AdoptionConfig, 'driftWatch'>>;
+  /** `events` is needed by startConsumer only; `driftWatch` and `outbox` fall back to the defaults. */
+  readonly config: Pick<AdoptionConfig, 'events'> & Partial<Pick<AdoptionConfig, 'driftWatch' | 'outbox'>>;
   readonly db: Db;
   readonly verifier: TokenVerifier;
   readonly entitlements: EntitlementsServiceClient;
-  /** Publishes an event on the bus (adoption emits milestone.completed). */
+  /**
+   * Publishes an event on the bus (adoption emits milestone.completed); rejects when the stream
+   * did not confirm it, and the outbox relay tries again.
+   */
   readonly publish: (event: ProductEvent) => Promise<unknown>;
   readonly logger: Logger;
   /** The clock of every recompute, the consumer and the drift watch (tests move it). */
@@ -60,6 +70,10 @@ export interface AdoptionApp {
   startDriftWatch(): DriftWatchJob;
   /** Runs one drift-watch pass now. */
   runDriftWatch(): Promise<DriftPassReport>;
+  /** Starts the scheduled outbox relay (see docs/adoption-model.md, "The outbox of milestone.completed"). */
+  startOutboxRelay(): OutboxRelayJob;
+  /** Runs one outbox relay pass now. */
+  runOutboxRelay(): Promise<OutboxPassReport>;
 }
 
 /** Builds the adoption service without listening, consuming or scheduling. */
@@ -70,10 +84,16 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     rescanMs: DEFAULT_DRIFT_RESCAN_MS,
     leaseMs: DEFAULT_DRIFT_LEASE_MS,
   };
-  // One lock per app, shared by gRPC, the consumer and the drift watch (see TenantWriteLock).
+  const outboxConfig = deps.config.outbox ?? {
+    intervalMs: DEFAULT_OUTBOX_INTERVAL_MS,
+    graceMs: DEFAULT_OUTBOX_GRACE_MS,
+  };
+  // One lock per app, shared by gRPC, the consumer, the drift watch and the outbox relay (see
+  // TenantWriteLock).
   const lock = createTenantWriteLock();
   const aggregates = aggregatesRepository(deps.db, lock);
   const driftStore = driftRepository(deps.db, lock);
+  const outboxStore = outboxRepository(deps.db, lock);
   const schedule = (tenantId: string, at: Date | null) => driftStore.schedule(tenantId, at);
   const watchLogger = deps.logger.child({ component: 'drift-watch' });
   // The hook where nudges, REO prompts and escalations to a human will be sent from; for now
@@ -115,7 +135,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     verifier: deps.verifier,
     tierOf,
     upgradeContextOf,
-    publish: deps.publish,
+    outbox: completionOutbox({ publish: deps.publish, outbox: outboxStore, graceMs: outboxConfig.graceMs }),
     logger: deps.logger,
     now,
     newId: deps.newId ?? randomUUID,
@@ -140,6 +160,15 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       onTransitions,
       onTenantError: (tenantId, error) =>
         watchLogger.warn({ err: error, tenantId }, 'drift watch failed for a tenant'),
+    });
+  const relayLogger = deps.logger.child({ component: 'outbox-relay' });
+  const runOutboxRelay = () =>
+    runOutboxPass({
+      outbox: outboxStore,
+      publish: deps.publish,
+      now,
+      graceMs: outboxConfig.graceMs,
+      logger: relayLogger,
     });
   const logger = deps.logger.child({ component: 'milestone-detector' });
   return {
@@ -172,5 +201,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     startDriftWatch: () =>
       startDriftWatchJob({ intervalMs: drift.intervalMs, run: runDriftWatch, logger: watchLogger }),
     runDriftWatch,
+    startOutboxRelay: () =>
+      startOutboxRelayJob({ intervalMs: outboxConfig.intervalMs, run: runOutboxRelay, logger: relayLogger }),
+    runOutboxRelay,
   };
 }

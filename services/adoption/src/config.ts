@@ -1,4 +1,5 @@
 import {
+  ConfigError,
   durationMs,
   httpUrl,
   identifier,
@@ -19,11 +20,25 @@ export const DEFAULT_DRIFT_RESCAN_MS = 15 * 60_000;
 /** How long a replica's claim on a tenant keeps other replicas off it (far above one recompute). */
 export const DEFAULT_DRIFT_LEASE_MS = 60_000;
 
+/** How often the outbox relay looks for milestone.completed events still to be published. */
+export const DEFAULT_OUTBOX_INTERVAL_MS = 10_000;
+/**
+ * How long after a completion the relay leaves its event to the completing call (which
+ * publishes at once) before it publishes it itself.
+ */
+export const DEFAULT_OUTBOX_GRACE_MS = 30_000;
+
 /** The drift-watch job's schedule (see docs/adoption-model.md, "Drift watch job"). */
 export interface DriftWatchConfig {
   readonly intervalMs: number;
   readonly rescanMs: number;
   readonly leaseMs: number;
+}
+
+/** The outbox relay's schedule (see docs/adoption-model.md, "The outbox of milestone.completed"). */
+export interface OutboxConfig {
+  readonly intervalMs: number;
+  readonly graceMs: number;
 }
 
 export interface AdoptionConfig {
@@ -39,6 +54,7 @@ export interface AdoptionConfig {
     readonly duplicateWindowMs: number;
   };
   readonly driftWatch: DriftWatchConfig;
+  readonly outbox: OutboxConfig;
   readonly identityAddress: string;
   readonly entitlementsAddress: string;
   readonly tokens: { readonly issuer: string; readonly audience: string };
@@ -63,6 +79,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     ADOPTION_DRIFT_INTERVAL_MS: durationMs({ default: DEFAULT_DRIFT_INTERVAL_MS }),
     ADOPTION_DRIFT_RESCAN_MS: durationMs({ default: DEFAULT_DRIFT_RESCAN_MS }),
     ADOPTION_DRIFT_LEASE_MS: durationMs({ default: DEFAULT_DRIFT_LEASE_MS }),
+    ADOPTION_OUTBOX_INTERVAL_MS: durationMs({ default: DEFAULT_OUTBOX_INTERVAL_MS }),
+    ADOPTION_OUTBOX_GRACE_MS: durationMs({ default: DEFAULT_OUTBOX_GRACE_MS }),
     IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
@@ -74,6 +92,16 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     }),
   });
+  // A republish must land inside the stream's duplicate window to be stored once: the relay
+  // sends at most grace + interval after the completion (barring a backlog or an outage).
+  if (e.ADOPTION_OUTBOX_GRACE_MS + e.ADOPTION_OUTBOX_INTERVAL_MS >= e.EVENTS_DUPLICATE_WINDOW_MS) {
+    throw new ConfigError([
+      {
+        variable: 'ADOPTION_OUTBOX_GRACE_MS',
+        problem: 'plus ADOPTION_OUTBOX_INTERVAL_MS must be shorter than EVENTS_DUPLICATE_WINDOW_MS',
+      },
+    ]);
+  }
   return Object.freeze({
     host: e.HOST,
     grpcPort: e.ADOPTION_GRPC_PORT,
@@ -90,6 +118,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       intervalMs: e.ADOPTION_DRIFT_INTERVAL_MS,
       rescanMs: e.ADOPTION_DRIFT_RESCAN_MS,
       leaseMs: e.ADOPTION_DRIFT_LEASE_MS,
+    }),
+    outbox: Object.freeze({
+      intervalMs: e.ADOPTION_OUTBOX_INTERVAL_MS,
+      graceMs: e.ADOPTION_OUTBOX_GRACE_MS,
     }),
     identityAddress: e.IDENTITY_GRPC_ADDRESS,
     entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,

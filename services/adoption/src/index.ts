@@ -1,6 +1,8 @@
 export { buildApp } from './app.js';
 export type { AdoptionApp, AdoptionDeps } from './app.js';
 export { loadConfig } from './config.js';
-export type { AdoptionConfig, DriftWatchConfig } from './config.js';
+export type { AdoptionConfig, DriftWatchConfig, OutboxConfig } from './config.js';
 export type { DriftPassReport } from './drift/drift-watch.js';
 export type { DriftWatchJob } from './drift/drift-watch-job.js';
+export type { OutboxPassReport } from './outbox/outbox-relay.js';
+export type { OutboxRelayJob } from './outbox/outbox-relay-job.js';

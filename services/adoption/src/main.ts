@@ -39,6 +39,7 @@ const publish = async (event: ProductEvent) => {
 const app = buildApp({ config, db: mongo.db, verifier, entitlements, publish, logger });
 let consumer: DurableConsumer | undefined;
 let driftWatch: ReturnType<typeof app.startDriftWatch> | undefined;
+let outboxRelay: ReturnType<typeof app.startOutboxRelay> | undefined;
 
 await runGrpcService({
   name: 'adoption',
@@ -64,10 +65,13 @@ await runGrpcService({
       });
     }
     driftWatch ??= app.startDriftWatch();
+    outboxRelay ??= app.startOutboxRelay();
   },
   shutdownSteps: [
     // A pass in flight finishes its tenant writes before Mongo closes.
     { name: 'drift watch', run: async () => driftWatch?.stop() },
+    // A relay pass in flight finishes its publish and outbox write before NATS and Mongo close.
+    { name: 'outbox relay', run: async () => outboxRelay?.stop() },
     // The consumer stops pulling and acks what it finished before the connection drains.
     { name: 'consumer', run: async () => consumer?.stop() },
     { name: 'nats', run: () => nats.close() },

@@ -2,13 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { infraUrls, testNamespace } from '@tap/testkit';
 import { MongoClient, type Db } from 'mongodb';
-import type { EventFact, SuccessPlan } from '../src/domain/index.js';
+import type { EventFact, ManualCompletion, SuccessPlan } from '../src/domain/index.js';
 import { aggregatesRepository, type AggregatesRepository } from '../src/store/aggregates-repository.js';
-import {
-  driftRepository,
-  ensureAdoptionIndexes,
-  type DriftRepository,
-} from '../src/store/drift-repository.js';
+import { driftRepository, type DriftRepository } from '../src/store/drift-repository.js';
+import { ensureAdoptionIndexes } from '../src/store/indexes.js';
+import { outboxRepository, type OutboxRepository } from '../src/store/outbox-repository.js';
 import { plansRepository, type PlansRepository } from '../src/store/plans-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 
@@ -22,6 +20,16 @@ function fact(type = 'product.created'): EventFact {
     occurredAt: NOW.toISOString(),
     subject: { productId: randomUUID() },
     data: {},
+  };
+}
+
+function completion(): ManualCompletion {
+  return {
+    id: randomUUID(),
+    key: 'kickoff_call_held',
+    completedAt: NOW.toISOString(),
+    evidenceRef: null,
+    actorId: null,
   };
 }
 
@@ -45,6 +53,7 @@ describe('the adoption store on the real Mongo-wire server', () => {
   let aggregates: AggregatesRepository;
   let plans: PlansRepository;
   let drift: DriftRepository;
+  let outbox: OutboxRepository;
 
   beforeAll(async () => {
     mongo = new MongoClient(infraUrls().mongoUrl);
@@ -54,6 +63,7 @@ describe('the adoption store on the real Mongo-wire server', () => {
     aggregates = aggregatesRepository(db, lock);
     plans = plansRepository(db);
     drift = driftRepository(db, lock);
+    outbox = outboxRepository(db, lock);
   });
   afterAll(async () => {
     await db?.dropDatabase();
@@ -142,5 +152,52 @@ describe('the adoption store on the real Mongo-wire server', () => {
       await drift.record(tenantId, fresh, { lastBand: 'DRIFTING', signals: [], scheduledCheck: null }, NOW),
     ).toBe(false);
     expect((await aggregates.load(tenantId)).lastBand).toBe('HEALTHY');
+  });
+
+  it('puts a completion in the outbox with the write that stores it, and only then', async () => {
+    const tenantId = randomUUID();
+    const done = completion();
+    expect(await aggregates.recordCompletion(tenantId, done, 0, derived, NOW)).toBe(true);
+    expect((await aggregates.load(tenantId)).unpublished).toEqual([done.id]);
+    expect(await outbox.entry(tenantId, done.id)).toEqual({ state: 'unpublished', completion: done });
+    // A completion that lost its version race is neither stored nor waiting to be published.
+    const lost = completion();
+    expect(await aggregates.recordCompletion(tenantId, lost, 0, derived, NOW)).toBe(false);
+    expect(await outbox.entry(tenantId, lost.id)).toEqual({ state: 'unwritten' });
+    expect(await aggregates.appendFact(tenantId, fact(), 1, derived, NOW)).toBe(true);
+    expect((await aggregates.load(tenantId)).unpublished).toEqual([done.id]);
+  });
+
+  it('takes a published completion out of the outbox while a fact is written at the same time', async () => {
+    const tenantId = randomUUID();
+    const [first, second] = [completion(), completion()];
+    await aggregates.recordCompletion(tenantId, first, 0, derived, NOW);
+    await aggregates.recordCompletion(tenantId, second, 1, derived, NOW);
+    await outbox.remind(tenantId, first.id, NOW, NOW);
+    await Promise.all([
+      outbox.markPublished(tenantId, first.id),
+      aggregates.appendFact(tenantId, fact(), 2, derived, NOW),
+    ]);
+    const stored = await aggregates.load(tenantId);
+    expect(stored.unpublished).toEqual([second.id]);
+    expect(stored.facts).toHaveLength(1);
+    expect(stored.version).toBe(3);
+    expect(await outbox.entry(tenantId, first.id)).toEqual({ state: 'published' });
+    expect((await outbox.due(NOW, 1_000)).filter((d) => d.tenantId === tenantId)).toEqual([]);
+  });
+
+  it('gives due outbox reminders oldest first, each to exactly one of several claimers', async () => {
+    const tenantId = randomUUID();
+    const at = (ms: number) => new Date(NOW.getTime() + ms);
+    const [older, newer] = [randomUUID(), randomUUID()];
+    await outbox.remind(tenantId, newer, at(-1_000), NOW);
+    await outbox.remind(tenantId, older, at(-2_000), NOW);
+    await outbox.remind(tenantId, randomUUID(), at(1_000), NOW);
+    const due = (await outbox.due(NOW, 1_000)).filter((d) => d.tenantId === tenantId);
+    expect(due.map((d) => d.completionId)).toEqual([older, newer]);
+    const claims = await Promise.all(Array.from({ length: 8 }, () => outbox.claim(due[0]!, NOW, 60_000)));
+    expect(claims.filter((c) => c !== null)).toHaveLength(1);
+    // A lease later, a replica that died holding it no longer blocks the completion.
+    expect(await outbox.claim(due[0]!, at(61_000), 60_000)).not.toBeNull();
   });
 });

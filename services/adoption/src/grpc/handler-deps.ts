@@ -1,9 +1,9 @@
 import type { Metadata } from '@grpc/grpc-js';
-import type { ProductEvent } from '@tap/contracts';
 import { bearerFromMetadata, type HandlerLogger } from '@tap/grpc-kit';
 import { authenticate } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
 import type { SignalTransition } from '../domain/index.js';
+import type { CompletionOutbox } from '../outbox/completion-outbox.js';
 import type { PlansRepository } from '../store/plans-repository.js';
 import type { Caller, TenantReadDeps } from '../tenant-state.js';
 
@@ -14,8 +14,8 @@ export const MAX_RPC_WRITE_ATTEMPTS = 3;
 export interface AdoptionHandlerDeps extends TenantReadDeps {
   readonly verifier: TokenVerifier;
   readonly plans: PlansRepository;
-  /** Publishes an event on the bus (adoption emits milestone.completed). */
-  readonly publish: (event: ProductEvent) => Promise<unknown>;
+  /** Publishes milestone.completed for a manual completion, with an outbox behind it. */
+  readonly outbox: CompletionOutbox;
   readonly logger: HandlerLogger & TenantReadDeps['logger'];
   readonly newId: () => string;
   /** The drift watch's rescan interval, for the due time a write stores. */

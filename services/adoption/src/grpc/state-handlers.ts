@@ -1,4 +1,4 @@
-import type { AdoptionServiceHandlers, CompleteMilestoneRequest__Output, ProductEvent } from '@tap/contracts';
+import type { AdoptionServiceHandlers, CompleteMilestoneRequest__Output } from '@tap/contracts';
 import { unaryHandler } from '@tap/grpc-kit';
 import { adoptionErrors, completeMilestone } from '../domain/index.js';
 import { recomputeOnWrite } from '../recompute-on-write.js';
@@ -33,7 +33,7 @@ async function complete(
     );
     if (!outcome.ok) throw outcome.error;
     if (outcome.value.outcome === 'ALREADY_DONE') return stateToWire(state, aggregate.facts.length);
-    const { completion, event } = outcome.value;
+    const { completion } = outcome.value;
     const now = deps.now();
     const write = recomputeOnWrite({
       aggregate,
@@ -46,17 +46,24 @@ async function complete(
       upgradeContexts: tier.upgradeContexts,
     });
     if (write.reschedule) await deps.schedule(tenantId, write.reschedule);
+    await deps.outbox.expect(tenantId, completion, now);
     if (await deps.aggregates.recordCompletion(tenantId, completion, aggregate.version, write.derived, now)) {
       if (write.transitions.length > 0) deps.onTransitions(tenantId, write.transitions);
-      // After the write: the aggregate is the truth, the event only tells others. A failed
-      // publish is logged, not answered as a failure the client would retry against a done step.
-      await deps
-        .publish(event as ProductEvent)
+      // After the write: the aggregate is the truth and holds the event in its outbox, so a failed
+      // publish is not a failure the client would retry against a done step; the relay sends it.
+      await deps.outbox
+        .publish(tenantId, completion)
         .catch((error: unknown) =>
-          deps.logger.error({ err: error, eventId: event.id }, 'milestone.completed not published'),
+          deps.logger.warn(
+            { err: error, eventId: completion.id },
+            'milestone.completed left in the outbox for the relay',
+          ),
         );
       return stateToWire(write.result.state, aggregate.facts.length);
     }
+    await deps.outbox
+      .abandon(tenantId, completion)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'outbox reminder of a lost write kept'));
     // The caller pinned a version and the aggregate moved: that is the 409 it asked for.
     if (expectedVersion !== undefined) break;
   }

@@ -42,6 +42,12 @@ export interface AggregateDocument {
   driftRevision: number;
   /** The due time this document last put in the drift schedule (see drift/next-check.ts). */
   scheduledCheck: Date | null;
+  /**
+   * The outbox: ids of manual completions whose `milestone.completed` event the stream has not
+   * confirmed yet. Pushed by the same update that stores the completion, pulled once it is
+   * published (see outbox-repository.ts).
+   */
+  outbox: string[];
   updatedAt: Date;
 }
 
@@ -56,6 +62,8 @@ export interface TenantAggregate {
   readonly signals: readonly RiskSignal[];
   readonly driftRevision: number;
   readonly scheduledCheck: Date | null;
+  /** Ids of manual completions whose event is still to be published (the outbox). */
+  readonly unpublished: readonly string[];
 }
 
 /** What a recompute-on-write stores next to the change it made. */
@@ -76,6 +84,7 @@ export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id'> {
     signals: [],
     driftRevision: 0,
     scheduledCheck: null,
+    outbox: [],
     updatedAt: now,
   };
 }
@@ -92,6 +101,7 @@ export function toAggregate(doc: AggregateDocument): TenantAggregate {
     signals: doc.signals ?? [],
     driftRevision: doc.driftRevision ?? 0,
     scheduledCheck: doc.scheduledCheck ?? null,
+    unpublished: doc.outbox ?? [],
   };
 }
 

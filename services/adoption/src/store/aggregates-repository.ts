@@ -27,7 +27,10 @@ export interface AggregatesRepository {
     derived: DerivedRecord,
     now: Date,
   ): Promise<boolean>;
-  /** Appends a manual completion and its recompute if the aggregate is still at `expectedVersion`. */
+  /**
+   * Appends a manual completion and its recompute if the aggregate is still at `expectedVersion`,
+   * and in the same update puts the completion in the outbox: its event is still to be published.
+   */
   recordCompletion(
     tenantId: string,
     completion: ManualCompletion,
@@ -51,7 +54,7 @@ export function aggregatesRepository(db: Db, lock: TenantWriteLock): AggregatesR
   const appendAtVersion = async (
     tenantId: string,
     expectedVersion: number,
-    push: { facts: EventFact } | { manualCompletions: ManualCompletion },
+    push: { facts: EventFact } | { manualCompletions: ManualCompletion; outbox: string },
     extraFilter: Record<string, unknown>,
     derived: DerivedRecord,
     now: Date,
@@ -102,7 +105,14 @@ export function aggregatesRepository(db: Db, lock: TenantWriteLock): AggregatesR
         now,
       ),
     recordCompletion: (tenantId, completion, expectedVersion, derived, now) =>
-      appendAtVersion(tenantId, expectedVersion, { manualCompletions: completion }, {}, derived, now),
+      appendAtVersion(
+        tenantId,
+        expectedVersion,
+        { manualCompletions: completion, outbox: completion.id },
+        {},
+        derived,
+        now,
+      ),
     saveTier: (tenantId, tier, now) =>
       lock.run(tenantId, async () => {
         try {

@@ -96,10 +96,3 @@ export function driftRepository(db: Db, lock: TenantWriteLock): DriftRepository 
       }),
   };
 }
-
-/** Indexes the adoption store relies on (idempotent; run at start-up). */
-export async function ensureAdoptionIndexes(db: Db): Promise<void> {
-  // The drift watch's due query (MongoDB uses it; FerretDB v1 scans, which the small schedule
-  // documents keep cheap).
-  await db.collection(DRIFT_SCHEDULE_COLLECTION).createIndex({ dueAt: 1 }, { name: 'due_at' });
-}

@@ -2,7 +2,12 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { buildApp as buildEntitlements, type EntitlementsApp } from '@tap/entitlements';
-import { contracts, type AdoptionServiceClient, type EntitlementsServiceClient } from '@tap/contracts';
+import {
+  contracts,
+  type AdoptionServiceClient,
+  type EntitlementsServiceClient,
+  type ProductEvent,
+} from '@tap/contracts';
 import { createEventPublisher, type DurableConsumer, type EventPublisher } from '@tap/events';
 import { createClient, unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
@@ -37,8 +42,18 @@ export interface TestBed {
   close(): Promise<void>;
 }
 
+/** What a test may change about the bed's adoption apps. */
+export interface TestBedOptions {
+  /** How the apps publish: by default straight through the bed's real publisher. */
+  readonly publish?: (event: ProductEvent, publisher: EventPublisher) => Promise<unknown>;
+}
+
 /** Builds adoption and entitlements in this process against the run's real FerretDB and NATS. */
-export async function openTestBed(label: string, driftWatch?: DriftWatchConfig): Promise<TestBed> {
+export async function openTestBed(
+  label: string,
+  driftWatch?: DriftWatchConfig,
+  options: TestBedOptions = {},
+): Promise<TestBed> {
   const urls = infraUrls();
   const namespace = testNamespace(label);
   const mongo = new MongoClient(urls.mongoUrl);
@@ -73,7 +88,7 @@ export async function openTestBed(label: string, driftWatch?: DriftWatchConfig):
       db,
       verifier: tokens.verifier,
       entitlements: entitlementsClient,
-      publish: (event) => publisher.publish(event),
+      publish: (event) => (options.publish ? options.publish(event, publisher) : publisher.publish(event)),
       logger,
       now: clock.now,
     });

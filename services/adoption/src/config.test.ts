@@ -1,0 +1,29 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@tap/config';
+import { DEFAULT_OUTBOX_GRACE_MS, DEFAULT_OUTBOX_INTERVAL_MS, loadConfig } from './config.js';
+
+const REQUIRED = { MONGO_URL: 'mongodb://127.0.0.1:27017/', OPERATOR_TOKEN: 'o'.repeat(32) };
+
+describe('loadConfig', () => {
+  it('takes the outbox relay schedule from the environment, with defaults', () => {
+    expect(loadConfig(REQUIRED).outbox).toEqual({
+      intervalMs: DEFAULT_OUTBOX_INTERVAL_MS,
+      graceMs: DEFAULT_OUTBOX_GRACE_MS,
+    });
+    expect(
+      loadConfig({ ...REQUIRED, ADOPTION_OUTBOX_INTERVAL_MS: '2000', ADOPTION_OUTBOX_GRACE_MS: '5000' })
+        .outbox,
+    ).toEqual({ intervalMs: 2_000, graceMs: 5_000 });
+  });
+
+  it('refuses a grace period the stream would no longer deduplicate a republish in', () => {
+    let error: unknown;
+    try {
+      loadConfig({ ...REQUIRED, EVENTS_DUPLICATE_WINDOW_MS: '30000' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues.map((i) => i.variable)).toEqual(['ADOPTION_OUTBOX_GRACE_MS']);
+  });
+});
