@@ -124,7 +124,14 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
       await ctx.passwords.prepare();
     },
     startBackground(signal) {
-      startBackgroundJobs({ keyRing, sessions: ctx.sessions, now, logger: deps.logger, signal });
+      startBackgroundJobs({
+        keyRing,
+        sessions: ctx.sessions,
+        magicLinks: ctx.magicLinks,
+        now,
+        logger: deps.logger,
+        signal,
+      });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { startPeriodicJob } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import { KEY_POLL_INTERVAL_MS, type KeyRing } from '../keys/key-ring.js';
+import type { MagicLinksRepository } from '../store/magic-links-repository.js';
 import type { SessionsRepository } from '../store/sessions-repository.js';
 
 /** How often expired sessions are deleted (FerretDB has no TTL indexes; expiry is ours). */
@@ -10,15 +11,21 @@ export const SESSION_SWEEP_INTERVAL_MS = 3_600_000;
  * late replay still meets its (revoked or expired) family rather than "unknown".
  */
 export const SESSION_KEEP_AFTER_EXPIRY_MS = 24 * 3_600_000;
+/**
+ * How often expired magic links are deleted. An expired link is refused whether it is stored or
+ * not (the same INVALID_OR_EXPIRED either way), so nothing is kept past expiry.
+ */
+export const MAGIC_LINK_SWEEP_INTERVAL_MS = 3_600_000;
 
 /**
  * The service's periodic work: re-read which signing key signs (another replica may have
- * rotated it) and sweep expired sessions. Both are idempotent; a failure is logged and the next
+ * rotated it), sweep expired sessions and expired magic links. Both are idempotent; a failure is logged and the next
  * tick tries again. Timers are unref'd and stop when `signal` aborts.
  */
 export function startBackgroundJobs(options: {
   keyRing: KeyRing;
   sessions: SessionsRepository;
+  magicLinks: MagicLinksRepository;
   now: () => Date;
   logger: Logger;
   signal: AbortSignal;
@@ -32,4 +39,5 @@ export function startBackgroundJobs(options: {
   every(SESSION_SWEEP_INTERVAL_MS, 'session-sweep', () =>
     options.sessions.deleteExpired(new Date(now().getTime() - SESSION_KEEP_AFTER_EXPIRY_MS)),
   );
+  every(MAGIC_LINK_SWEEP_INTERVAL_MS, 'magic-link-sweep', () => options.magicLinks.deleteExpired(now()));
 }

@@ -34,13 +34,15 @@ export interface MagicLinksRepository {
   insert(hash: string, intent: MagicLinkIntent, now: Date, expiresAt: Date): Promise<void>;
   /** Marks the link used if it is unused and unexpired; its intent, or undefined (one winner). */
   consume(hash: string, now: Date): Promise<MagicLinkIntent | undefined>;
+  /** Deletes links that expired before `before`, used or not; how many. */
+  deleteExpired(before: Date): Promise<number>;
 }
 
 export function magicLinksRepository(db: Db): MagicLinksRepository {
   const links: Collection<MagicLinkDocument> = db.collection('magic_links');
   return {
     async ensureIndexes() {
-      // For a sweep of expired links (not written yet; they are refused by `consume` anyway).
+      // For the sweep of expired links (jobs/background.ts).
       await links.createIndex({ expiresAt: 1 }, { name: 'expiry' });
     },
     async insert(hash, intent, now, expiresAt) {
@@ -53,6 +55,9 @@ export function magicLinksRepository(db: Db): MagicLinksRepository {
         { returnDocument: 'after' },
       );
       return doc?.intent;
+    },
+    async deleteExpired(before) {
+      return (await links.deleteMany({ expiresAt: { $lt: before } })).deletedCount;
     },
   };
 }
