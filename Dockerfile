@@ -14,8 +14,12 @@
 # (scripts/ensure-deps.sh); npm 10 installs the same lockfile as it is. Pin the digest as well
 # (node:20.20.2-bookworm-slim@sha256:...) where your registry mirror lets you resolve it.
 ARG NODE_VERSION=20.20.2
+# The base of every stage. Override it to pin the digest or to use a mirror, e.g.
+#   --build-arg BASE_IMAGE=node:20.20.2-bookworm-slim@sha256:...
+# or the offline stand-in that scripts/image/build-base.sh makes where Docker Hub cannot be reached.
+ARG BASE_IMAGE=node:${NODE_VERSION}-bookworm-slim
 
-FROM node:${NODE_VERSION}-bookworm-slim AS base
+FROM ${BASE_IMAGE} AS base
 ENV TURBO_TELEMETRY_DISABLED=1 \
     DO_NOT_TRACK=1 \
     NPM_CONFIG_AUDIT=false \
@@ -41,15 +45,30 @@ ARG SERVICE
 RUN case "${SERVICE}" in gateway|identity|adoption|entitlements) ;; \
       *) echo "build with --build-arg SERVICE=gateway|identity|adoption|entitlements (got '${SERVICE}')" >&2; exit 1 ;; esac
 COPY --from=manifests /manifests/ ./
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# npm 10 can exit 0 after "npm error Exit handler never called!" with half a tree installed (seen
+# here when the registry's TLS failed); the layer would then be cached as good. Its hidden lockfile,
+# node_modules/.package-lock.json, is written last: require it.
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+ && test -f node_modules/.package-lock.json
 COPY . .
-RUN npx turbo run build --filter="@tap/${SERVICE}..." --output-logs=errors-only
+# turbo from the lockfile's install, never `npx turbo`: when that install is missing, npx fetches
+# whatever turbo the registry has today instead of failing.
+RUN node_modules/.bin/turbo run build --filter="@tap/${SERVICE}..." --output-logs=errors-only
 # What the runtime needs of the built workspaces besides their manifests and dependencies: dist,
-# without type declarations.
-RUN mkdir -p /out \
- && for dir in packages/* "services/${SERVICE}"; do \
-      if [ -d "${dir}/dist" ]; then mkdir -p "/out/${dir}" && cp -r "${dir}/dist" "/out/${dir}/"; fi; \
-    done \
+# without type declarations, of the service and the workspaces its `dependencies` reach (turbo's
+# filter also builds those it only tests with, such as @tap/testkit: they stay out).
+RUN node -e 'const fs = require("fs"); \
+  const dirs = new Map(fs.readdirSync("packages").map((d) => [require("./packages/" + d + "/package.json").name, "packages/" + d])); \
+  const todo = ["services/" + process.env.SERVICE], seen = new Set(); \
+  while (todo.length) { \
+    const dir = todo.pop(); \
+    if (seen.has(dir)) continue; \
+    seen.add(dir); \
+    for (const dep of Object.keys(require("./" + dir + "/package.json").dependencies ?? {})) if (dirs.has(dep)) todo.push(dirs.get(dep)); \
+  } \
+  fs.writeFileSync("/tmp/runtime-workspaces", [...seen].join("\n") + "\n");' \
+ && mkdir -p /out \
+ && while read -r dir; do mkdir -p "/out/${dir}" && cp -r "${dir}/dist" "/out/${dir}/"; done </tmp/runtime-workspaces \
  && find /out \( -name '*.d.ts' -o -name '*.d.ts.map' \) -delete
 
 # Production dependencies of this one service (its workspace and the workspaces it links to).
@@ -58,9 +77,27 @@ RUN mkdir -p /out \
 FROM base AS deps
 ARG SERVICE
 COPY --from=manifests /manifests/ ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace="@tap/${SERVICE}"
+# Even with --omit=dev, `npm ci --workspace` follows a workspace's devDependencies that are
+# workspaces (@tap/testkit in every service, @tap/entitlements in the gateway and adoption) and
+# installs their production dependencies: testcontainers with its Docker and SSH clients, and
+# undici 8, which wants node 22. So devDependencies are dropped first from the workspaces' manifests
+# and from their entries in the lockfile, together (npm ci requires them to agree); every resolved
+# version stays as locked.
+RUN node -e 'const fs = require("fs"); \
+  const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")); \
+  for (const [key, entry] of Object.entries(lock.packages)) { \
+    if (key.includes("node_modules/")) continue; \
+    delete entry.devDependencies; \
+    const file = (key || ".") + "/package.json"; \
+    const manifest = JSON.parse(fs.readFileSync(file, "utf8")); \
+    delete manifest.devDependencies; \
+    fs.writeFileSync(file, JSON.stringify(manifest, null, 2) + "\n"); \
+  } \
+  fs.writeFileSync("package-lock.json", JSON.stringify(lock, null, 2) + "\n");'
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace="@tap/${SERVICE}" \
+ && test -f node_modules/.package-lock.json
 
-FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+FROM ${BASE_IMAGE} AS runtime
 ARG SERVICE
 RUN groupadd --gid 10001 tap \
  && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin tap
