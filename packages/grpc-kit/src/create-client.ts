@@ -9,6 +9,12 @@ const BASE_CHANNEL_OPTIONS: ChannelOptions = {
   // a read waiting for the channel (see unaryCall) gets through within its deadline.
   'grpc.initial_reconnect_backoff_ms': 100,
   'grpc.max_reconnect_backoff_ms': 250,
+  // A `dns:///` target is looked up again whenever a connection ends (a server's GOAWAY at its
+  // max connection age or shutdown). gRPC's default allows one lookup per 30 s, which would hide
+  // a new replica (or keep a gone one) that long; one per second bounds the DNS traffic as well.
+  'grpc.dns_min_time_between_resolutions_ms': 1_000,
+  // Our service config below is the only one: none is taken from DNS TXT records.
+  'grpc.service_config_disable_resolution': 1,
 };
 
 const IDEMPOTENT_READ = /^(Get|List|Find)[A-Z]|^Can$/;
@@ -32,6 +38,13 @@ export const READ_RETRY_POLICY = {
   retryableStatusCodes: ['UNAVAILABLE'],
 } as const;
 
+/**
+ * Per-call balancing: the channel connects to every address its target resolves to and sends
+ * each call to the next READY one, skipping addresses that are down or starting. gRPC's default
+ * (`pick_first`) would send every call over one connection to one replica.
+ */
+export const LOAD_BALANCING_CONFIG = [{ round_robin: {} }] as const;
+
 type ClientCtor<C> = (new (
   address: string,
   creds: ReturnType<typeof credentials.createInsecure>,
@@ -41,30 +54,36 @@ type ClientCtor<C> = (new (
 };
 
 /**
- * The channel's service config: READ_RETRY_POLICY on every idempotent read among `paths`
- * (`/package.Service/Method`, as in a generated client's service definition).
+ * The channel's service config: LOAD_BALANCING_CONFIG, and READ_RETRY_POLICY on every idempotent
+ * read among `paths` (`/package.Service/Method`, as in a generated client's service definition).
  */
-export function retryServiceConfig(paths: readonly string[]): string {
+export function channelServiceConfig(paths: readonly string[]): string {
   const reads = paths
     .map((path) => /^\/([^/]+)\/([^/]+)$/.exec(path))
     .filter((match): match is RegExpExecArray => match !== null && IDEMPOTENT_READ.test(match[2] ?? ''))
     .map((match) => ({ service: match[1], method: match[2] }));
   return JSON.stringify({
+    loadBalancingConfig: LOAD_BALANCING_CONFIG,
     methodConfig: reads.length === 0 ? [] : [{ name: reads, retryPolicy: READ_RETRY_POLICY }],
   });
 }
 
+/** The options of every channel we open: reconnection, DNS re-resolution and channelServiceConfig(paths). */
+export function channelOptions(paths: readonly string[]): ChannelOptions {
+  return { ...BASE_CHANNEL_OPTIONS, 'grpc.service_config': channelServiceConfig(paths) };
+}
+
 /**
- * A client of one service at `address` (host:port), over plaintext inside the cluster network.
- * Idempotent reads (`Get*`, `List*`, `Find*`, `Can`) are retried on UNAVAILABLE within their
- * deadline (READ_RETRY_POLICY) and, through unaryCall, wait for the channel to be ready, so a
- * restart of the callee costs latency, not errors. Writes fail fast.
+ * A client of one service, over plaintext inside the cluster network. `target` is a gRPC name:
+ * `host:port`, `dns:///name:port` (e.g. a Kubernetes headless Service: every ready pod) or
+ * `ipv4:10.0.0.1:50051,10.0.0.2:50051`. Calls are spread over every address the target
+ * resolves to (LOAD_BALANCING_CONFIG). Idempotent reads (`Get*`, `List*`, `Find*`, `Can`) are
+ * retried on UNAVAILABLE within their deadline (READ_RETRY_POLICY) and, through unaryCall, wait
+ * for the channel to be ready, so a restart of the callee costs latency, not errors. Writes fail fast.
  */
-export function createClient<C extends Client>(Ctor: ClientCtor<C>, address: string): C {
-  const options: ChannelOptions = { ...BASE_CHANNEL_OPTIONS };
+export function createClient<C extends Client>(Ctor: ClientCtor<C>, target: string): C {
   const paths = Object.values(Ctor.service ?? {}).flatMap((definition) =>
     definition.path ? [definition.path] : [],
   );
-  if (paths.length > 0) options['grpc.service_config'] = retryServiceConfig(paths);
-  return new Ctor(address, credentials.createInsecure(), options);
+  return new Ctor(target, credentials.createInsecure(), channelOptions(paths));
 }

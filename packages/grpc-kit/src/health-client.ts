@@ -1,6 +1,14 @@
-import { credentials, loadPackageDefinition, Metadata, type Client, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  loadPackageDefinition,
+  Metadata,
+  type ChannelOptions,
+  type Client,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { protoPath } from 'grpc-health-check';
+import { channelOptions } from './create-client.js';
 
 type CheckFn = (
   request: { service: string },
@@ -13,23 +21,19 @@ interface HealthClient extends Client {
   check: CheckFn;
 }
 
-let HealthCtor:
-  (new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => HealthClient) | undefined;
+type HealthCtorType = new (
+  target: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+  options: ChannelOptions,
+) => HealthClient;
+
+let HealthCtor: HealthCtorType | undefined;
 
 function healthConstructor() {
   if (!HealthCtor) {
     const definition = loadSync(protoPath, { keepCase: true, enums: String, defaults: true });
     const loaded = loadPackageDefinition(definition) as unknown as {
-      grpc: {
-        health: {
-          v1: {
-            Health: new (
-              address: string,
-              creds: ReturnType<typeof credentials.createInsecure>,
-            ) => HealthClient;
-          };
-        };
-      };
+      grpc: { health: { v1: { Health: HealthCtorType } } };
     };
     HealthCtor = loaded.grpc.health.v1.Health;
   }
@@ -38,14 +42,17 @@ function healthConstructor() {
 
 /**
  * A grpc.health.v1 client for a peer: `check()` resolves when the peer answers SERVING for
- * `service` ('' = the whole server) within the deadline, and rejects otherwise.
+ * `service` ('' = the whole server) within the deadline, and rejects otherwise. `address` is a
+ * gRPC target as for createClient (`host:port`, `dns:///name:port`, `ipv4:a:p,b:p`), over the
+ * same kind of channel: each check goes to one READY address of the target, so it answers
+ * "is some replica serving", which is what a caller's readiness needs.
  */
 export function createHealthChecker(
   address: string,
   service = '',
 ): { check(deadlineMs?: number): Promise<void>; close(): void } {
   const Ctor = healthConstructor();
-  const client = new Ctor(address, credentials.createInsecure());
+  const client = new Ctor(address, credentials.createInsecure(), channelOptions([]));
   return {
     check: (deadlineMs = 1_000) =>
       new Promise((resolve, reject) => {

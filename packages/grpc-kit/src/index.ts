@@ -1,10 +1,21 @@
-export { createGrpcServer, DEFAULT_GRPC_SHUTDOWN_TIMEOUT_MS } from './grpc-server.js';
-export type { GrpcServer } from './grpc-server.js';
+export {
+  createGrpcServer,
+  DEFAULT_GRPC_MAX_CONNECTION_AGE_GRACE_MS,
+  DEFAULT_GRPC_MAX_CONNECTION_AGE_MS,
+  DEFAULT_GRPC_SHUTDOWN_TIMEOUT_MS,
+} from './grpc-server.js';
+export type { GrpcServer, GrpcServerOptions } from './grpc-server.js';
 export { unaryHandler } from './unary-handler.js';
 export type { CallContext, HandlerLogger } from './unary-handler.js';
 export { unaryCall, DEFAULT_GRPC_DEADLINE_MS } from './unary-call.js';
 export type { CallSettings, UnaryMethodName } from './unary-call.js';
-export { createClient, isIdempotentRead, READ_RETRY_POLICY, retryServiceConfig } from './create-client.js';
+export {
+  channelServiceConfig,
+  createClient,
+  isIdempotentRead,
+  LOAD_BALANCING_CONFIG,
+  READ_RETRY_POLICY,
+} from './create-client.js';
 export { RemoteCallError, isRemoteCallError } from './remote-error.js';
 export { ERROR_CODE_KEY, ERROR_DETAILS_KEY, STATUS_BY_KIND, errorMetadata } from './error-mapping.js';
 export { injectTraceContext, extractTraceContext } from './trace-metadata.js';

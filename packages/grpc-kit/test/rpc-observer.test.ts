@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { contracts, type IdentityServiceHandlers } from '@tap/contracts';
 import {
+  channelServiceConfig,
   createClient,
   createGrpcServer,
   GrpcStatus,
   isIdempotentRead,
-  retryServiceConfig,
   setRpcObserver,
   unaryCall,
   unaryHandler,
@@ -55,21 +55,23 @@ describe('the RpcObserver', () => {
   });
 });
 
-describe('retries of idempotent reads', () => {
-  it('names only reads in the service config, by their full service name', () => {
+describe("the channel's service config", () => {
+  it('retries only reads, named by their full service name, and balances every call round-robin', () => {
     expect(
       ['GetTenant', 'ListOAuthClients', 'FindTenantBySlug', 'Can', 'CreateTenant', 'Login', 'Canary'].filter(
         isIdempotentRead,
       ),
     ).toEqual(['GetTenant', 'ListOAuthClients', 'FindTenantBySlug', 'Can']);
     const config = JSON.parse(
-      retryServiceConfig([
+      channelServiceConfig([
         '/tap.identity.v1.IdentityService/GetTenant',
         '/tap.identity.v1.IdentityService/CreateTenant',
       ]),
     ) as {
+      loadBalancingConfig: unknown[];
       methodConfig: Array<{ name: unknown[]; retryPolicy: { retryableStatusCodes: string[] } }>;
     };
+    expect(config.loadBalancingConfig).toEqual([{ round_robin: {} }]);
     expect(config.methodConfig).toHaveLength(1);
     expect(config.methodConfig[0]?.name).toEqual([
       { service: 'tap.identity.v1.IdentityService', method: 'GetTenant' },

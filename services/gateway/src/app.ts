@@ -9,7 +9,7 @@ import type { GatewayConfig } from './config.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
-import { METRICS_PATH, metricsPlugin } from './http/plugins/metrics.js';
+import { metricsPlugin } from './http/plugins/metrics.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
 import { trustProxyHops } from './http/auth/client-address.js';
@@ -62,8 +62,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   const otel = new FastifyOtelInstrumentation({
     instrumentHooks: false,
-    ignorePaths: (opts: { url: string }) =>
-      opts.url === '/healthz' || opts.url === '/readyz' || opts.url === METRICS_PATH,
+    ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz',
   });
   await app.register(otel.plugin());
   await app.register(errorHandlerPlugin);

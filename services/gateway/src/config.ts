@@ -3,12 +3,16 @@ import { csv, durationMs, httpUrl, listenPort, num, parseEnv, redisUrl, str } fr
 import { parseSsoProviders, type SsoProviderSettings } from './sso-providers-config.js';
 
 export const DEFAULT_PORT = 3000;
+/** Prometheus's `/metrics` (and the probes again), never on the Internet-facing API port. */
+export const DEFAULT_METRICS_PORT = 9464;
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface GatewayConfig {
   readonly host: string;
   readonly port: number;
+  /** The admin port: `GET /metrics`, `/healthz`, `/readyz`; reachable from the scraper only. */
+  readonly metricsPort: number;
   readonly bodyLimitBytes: number;
   /** How many proxy hops in front of the gateway to trust for the client address. */
   readonly trustProxyHops: number;
@@ -17,6 +21,11 @@ export interface GatewayConfig {
   readonly redisUrl: string;
   /** How long a rate-limit check waits for Redis before the limit's Redis-down policy decides. */
   readonly rateLimitTimeoutMs: number;
+  /**
+   * How long the revocation check (and the SSO state store) waits for Redis. Longer than the
+   * limiter's: those fail closed, so giving up means a 503 for the caller, not a free pass.
+   */
+  readonly revocationTimeoutMs: number;
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
   /** The /auth/v2 browser surface (docs/browser-sessions.md). */
@@ -39,6 +48,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
   const e = parseEnv(env, {
     HOST: str({ default: '127.0.0.1' }),
     GATEWAY_PORT: listenPort({ default: DEFAULT_PORT }),
+    GATEWAY_METRICS_PORT: listenPort({ default: DEFAULT_METRICS_PORT }),
     GATEWAY_BODY_LIMIT_BYTES: num({ default: DEFAULT_BODY_LIMIT_BYTES }),
     GATEWAY_TRUST_PROXY_HOPS: num({ default: 0 }),
     IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
@@ -48,6 +58,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     GATEWAY_RATE_LIMIT_TIMEOUT_MS: durationMs({ default: 100 }),
+    GATEWAY_REVOCATION_TIMEOUT_MS: durationMs({ default: 1_000 }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -62,6 +73,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
   return Object.freeze({
     host: e.HOST,
     port: e.GATEWAY_PORT,
+    metricsPort: e.GATEWAY_METRICS_PORT,
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
     trustProxyHops: e.GATEWAY_TRUST_PROXY_HOPS,
     services: Object.freeze({
@@ -72,6 +84,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     tokens: Object.freeze({ issuer: e.TOKEN_ISSUER, audience: e.TOKEN_AUDIENCE }),
     redisUrl: e.REDIS_URL,
     rateLimitTimeoutMs: e.GATEWAY_RATE_LIMIT_TIMEOUT_MS,
+    revocationTimeoutMs: e.GATEWAY_REVOCATION_TIMEOUT_MS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
     browser: Object.freeze({

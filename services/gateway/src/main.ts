@@ -1,12 +1,13 @@
 import { loadConfigOrExit } from '@tap/config';
 import { createHealthChecker, setRpcObserver } from '@tap/grpc-kit';
-import { installGracefulShutdown, Readiness } from '@tap/runtime';
+import { installGracefulShutdown, Readiness, startHealthServer } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
 import {
   countLimiterDecisions,
   createLogger,
   initMetrics,
   instrumentRedis,
+  metricsRoute,
   rpcMetricsObserver,
   startTelemetry,
 } from '@tap/telemetry';
@@ -52,16 +53,31 @@ const limiter = countLimiterDecisions(
 );
 const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
 
-// Same client for identity's edge: the token endpoints' limits and the revocation list. The
-// revocation check fails closed (503) while Redis is away: a logged-out token must not work.
+// The revocation list and SSO states fail closed (503) while Redis is away: a logged-out token
+// must not work. So they get a client of their own with a longer budget than the limiter's: a
+// limiter that gives up after 100 ms lets the request through, this check would refuse it, and a
+// Redis (or a node) busy for a moment must not turn into 503s. The token endpoints' limits use
+// the limiter's client.
+const authRedis = instrumentRedis(
+  createRateLimitRedis(config.redisUrl, { commandTimeout: config.revocationTimeoutMs }),
+);
+authRedis.on('error', () => undefined);
 const auth = {
   limiter,
-  revocations: redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX),
-  ssoStates: redisSsoStateStore(redis, 'sso'),
+  revocations: redisSessionRevocations(authRedis, DEFAULT_REVOCATION_KEY_PREFIX),
+  ssoStates: redisSsoStateStore(authRedis, 'sso'),
 };
 
 const app = await buildApp({ config, clients, verifier, readiness, logger, quotas, auth });
 await app.listen({ host: config.host, port: config.port });
+// Prometheus scrapes a port of its own: the API port faces the Internet, and route counts,
+// limiter decisions and latencies are nobody's business there (docs/operations.md, "Metrics").
+const admin = await startHealthServer({
+  host: config.host,
+  port: config.metricsPort,
+  readiness,
+  extraRoute: metricsRoute(),
+});
 
 installGracefulShutdown({
   readiness,
@@ -77,7 +93,8 @@ installGracefulShutdown({
         for (const checker of checkers) checker.close();
       },
     },
-    { name: 'redis', run: async () => void (await redis.quit()) },
+    { name: 'redis', run: async () => void (await Promise.all([redis.quit(), authRedis.quit()])) },
     { name: 'telemetry', run: () => telemetry.shutdown() },
+    { name: 'metrics port', run: () => admin.close() },
   ],
 });

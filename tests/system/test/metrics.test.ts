@@ -80,6 +80,11 @@ describe('GET /metrics on every service', () => {
     expect(readSample(gateway, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(readSample(gateway, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0);
 
+    // Not on the Internet-facing API port: only on the gateway's admin port (read above).
+    const onApiPort = await fetch(`${stack.base}/metrics`, { signal: AbortSignal.timeout(5_000) });
+    expect(onApiPort.status).toBe(404);
+    await onApiPort.arrayBuffer();
+
     const identity = await stack.text('identity', '/metrics');
     expect(
       readSample(identity, 'rpc_server_calls_total', {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { contracts, type ProductEvent } from '@tap/contracts';
@@ -5,34 +6,69 @@ import { createEventPublisher } from '@tap/events';
 import { createClient, unaryCall } from '@tap/grpc-kit';
 import { freeLoopbackPort, infraUrls, testNamespace } from '@tap/testkit';
 import { MongoClient } from 'mongodb';
+import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.js';
 import { probe, startServiceProcess, type ServiceProcess } from './service-process.js';
 import { waitFor } from './wait-for.js';
 
 const OPERATOR_TOKEN = 'process-stack-operator-token-0123456789abcd';
 const SECRETS = { OPERATOR_TOKEN, KEY_ENCRYPTION_SECRET: 'process-stack-key-encryption-secret-012345' };
+/**
+ * After a new gRPC process is ready, how long before the old one stops (Kubernetes'
+ * minReadySeconds): callers retry a down address every 250 ms at most (grpc-kit's reconnect
+ * backoff, ±20 % jitter), so by then every caller has a connection to the new process.
+ */
+const MIN_READY_MS = 500;
+/** After a gateway leaves the proxy's pool, how long the requests already forwarded to it get. */
+const IN_FLIGHT_MS = 300;
 
 /** The three gRPC services, in the order they are started. */
 export const GRPC_SERVICES = ['identity', 'entitlements', 'adoption'] as const;
 export type GrpcServiceName = (typeof GRPC_SERVICES)[number];
 export type ServiceName = GrpcServiceName | 'gateway';
 
-/** The four built services running as processes on loopback, on fixed ports for the test's life. */
+/** The ports of one process of a service; each service has two slots, "blue" and "green". */
+interface Slot {
+  /** What callers use: gRPC (identity, adoption, entitlements), the gateway's HTTP API. */
+  readonly port: number;
+  /** Health and metrics over HTTP (for the gateway, GATEWAY_METRICS_PORT). */
+  readonly adminPort: number;
+}
+
+/** One rolled service: the old process's exit code and when each step happened (epoch ms). */
+export interface Roll {
+  readonly service: ServiceName;
+  readonly code: number;
+  /** The new process was spawned. */
+  readonly startedAt: number;
+  /** Its /readyz answered 200. */
+  readonly readyAt: number;
+  /** SIGTERM to the old process. */
+  readonly signalledAt: number;
+  readonly exitedAt: number;
+}
+
+/** The four built services running as processes on loopback, the gateway behind a proxy. */
 export interface ProcessStack {
-  /** `http://127.0.0.1:<gateway port>`. */
+  /** The proxy in front of the gateway, `http://127.0.0.1:<port>`. */
   readonly base: string;
-  /** The HTTP (health and metrics) port of each service; the gateway's is its API port. */
-  readonly httpPorts: Readonly<Record<ServiceName, number>>;
   readonly namespace: string;
   readonly mongo: MongoClient;
   readonly databases: Readonly<Record<GrpcServiceName, string>>;
   /** The running process of a service. */
   process(name: ServiceName): ServiceProcess;
-  /** Starts a fresh process of `name` with the same environment and ports; resolves once it is ready. */
-  start(name: ServiceName): Promise<ServiceProcess>;
+  /**
+   * Replaces the process of `name` as a Kubernetes rollout with maxSurge 1, maxUnavailable 0
+   * does: the new process starts on the free slot; once ready (and, for a gRPC service, once its
+   * callers have connected; for the gateway, once in the proxy's pool and the old one out of it)
+   * the old one gets SIGTERM. Resolves when the old one has exited.
+   */
+  roll(name: ServiceName): Promise<Roll>;
   /** A tenant and an OWNER access token for it (operator RPCs on identity). */
   createTenant(name: string): Promise<{ tenantId: string; bearer: string }>;
   publish(event: ProductEvent): Promise<unknown>;
-  /** GET `path` on the service's HTTP port as text. */
+  /** What every process of `name` started so far wrote (warnings and errors), oldest first. */
+  logs(name: ServiceName): string;
+  /** GET `path` on the admin port (health, /metrics) of the service's running process, as text. */
   text(name: ServiceName, path: string): Promise<string>;
   /** SIGTERM to every process, SIGKILL to any still there after 10 s; closes the clients. */
   stop(): Promise<void>;
@@ -52,18 +88,36 @@ async function waitReady(port: number, service: ServiceProcess): Promise<void> {
   }
 }
 
-/** Starts identity, entitlements, adoption and the gateway as processes, each in its own namespace. */
-export async function startProcessStack(label: string): Promise<ProcessStack> {
+async function allocateSlots(): Promise<Record<ServiceName, readonly [Slot, Slot]>> {
+  const slot = async (): Promise<Slot> => ({
+    port: await freeLoopbackPort(),
+    adminPort: await freeLoopbackPort(),
+  });
+  const pair = async () => [await slot(), await slot()] as const;
+  return {
+    identity: await pair(),
+    entitlements: await pair(),
+    adoption: await pair(),
+    gateway: await pair(),
+  };
+}
+
+/** `ipv4:127.0.0.1:<blue>,127.0.0.1:<green>`: callers balance over both slots of a service. */
+function target(slots: readonly [Slot, Slot]): string {
+  return `ipv4:${slots.map((slot) => `127.0.0.1:${slot.port}`).join(',')}`;
+}
+
+/**
+ * Starts identity, entitlements, adoption and the gateway as processes, each in its own namespace.
+ * `extraEnv` goes to every process.
+ */
+export async function startProcessStack(
+  label: string,
+  extraEnv: Readonly<Record<string, string>> = {},
+): Promise<ProcessStack> {
   const urls = infraUrls();
   const namespace = testNamespace(label);
-  const port = () => freeLoopbackPort();
-  const grpcPorts = { identity: await port(), entitlements: await port(), adoption: await port() };
-  const httpPorts = {
-    identity: await port(),
-    entitlements: await port(),
-    adoption: await port(),
-    gateway: await port(),
-  };
+  const slots = await allocateSlots();
   const databases = {
     identity: `${namespace}_i`,
     entitlements: `${namespace}_e`,
@@ -75,85 +129,119 @@ export async function startProcessStack(label: string): Promise<ProcessStack> {
     MONGO_URL: urls.mongoUrl,
     NATS_URL: urls.natsUrl,
     REDIS_URL: urls.redisUrl,
-    ...(process.env['NO_RETRY_EXPERIMENT'] ? { NO_RETRY_EXPERIMENT: '1' } : {}),
-    IDENTITY_GRPC_ADDRESS: `127.0.0.1:${grpcPorts.identity}`,
-    ENTITLEMENTS_GRPC_ADDRESS: `127.0.0.1:${grpcPorts.entitlements}`,
-    ADOPTION_GRPC_ADDRESS: `127.0.0.1:${grpcPorts.adoption}`,
+    ...extraEnv,
+    IDENTITY_GRPC_ADDRESS: target(slots.identity),
+    ENTITLEMENTS_GRPC_ADDRESS: target(slots.entitlements),
+    ADOPTION_GRPC_ADDRESS: target(slots.adoption),
   };
   const env: Record<ServiceName, Record<string, string>> = {
-    identity: {
-      ...common,
-      IDENTITY_MONGO_DB: databases.identity,
-      IDENTITY_GRPC_PORT: `${grpcPorts.identity}`,
-      IDENTITY_HTTP_PORT: `${httpPorts.identity}`,
-    },
+    identity: { ...common, IDENTITY_MONGO_DB: databases.identity },
     entitlements: {
       ...common,
       ...events,
       ENTITLEMENTS_CONSUMER: `${namespace}_e`,
       ENTITLEMENTS_MONGO_DB: databases.entitlements,
-      ENTITLEMENTS_GRPC_PORT: `${grpcPorts.entitlements}`,
-      ENTITLEMENTS_HTTP_PORT: `${httpPorts.entitlements}`,
     },
     adoption: {
       ...common,
       ...events,
       ADOPTION_CONSUMER: `${namespace}_a`,
       ADOPTION_MONGO_DB: databases.adoption,
-      ADOPTION_GRPC_PORT: `${grpcPorts.adoption}`,
-      ADOPTION_HTTP_PORT: `${httpPorts.adoption}`,
     },
-    gateway: { ...common, GATEWAY_PORT: `${httpPorts.gateway}` },
+    gateway: { ...common },
   };
-  const running = new Map<ServiceName, ServiceProcess>();
-  const all: ServiceProcess[] = [];
-  const start = async (name: ServiceName): Promise<ServiceProcess> => {
-    const service = startServiceProcess(name, env[name]);
-    running.set(name, service);
-    all.push(service);
-    await waitReady(httpPorts[name], service);
-    return service;
+  const portEnv = (name: ServiceName, slot: Slot): Record<string, string> =>
+    name === 'gateway'
+      ? { GATEWAY_PORT: `${slot.port}`, GATEWAY_METRICS_PORT: `${slot.adminPort}` }
+      : {
+          [`${name.toUpperCase()}_GRPC_PORT`]: `${slot.port}`,
+          [`${name.toUpperCase()}_HTTP_PORT`]: `${slot.adminPort}`,
+        };
+  // /readyz and /metrics: on each service's admin port (a gRPC service's health port, the
+  // gateway's metrics port; the gateway's API port has no /metrics).
+  const adminPort = (slot: Slot) => slot.adminPort;
+
+  const running = new Map<ServiceName, { service: ServiceProcess; slot: Slot }>();
+  const all: Array<{ name: ServiceName; service: ServiceProcess }> = [];
+  const launch = async (name: ServiceName, slot: Slot) => {
+    const service = startServiceProcess(name, { ...env[name], ...portEnv(name, slot) });
+    all.push({ name, service });
+    await waitReady(adminPort(slot), service);
+    return { service, slot };
   };
+  const current = (name: ServiceName) => {
+    const entry = running.get(name);
+    if (!entry) throw new Error(`${name} is not running`);
+    return entry;
+  };
+
   const mongo = new MongoClient(urls.mongoUrl);
   let nc: NatsConnection | undefined;
+  let proxy: LoopbackProxy | undefined;
   const identityClient = createClient(contracts().identity.IdentityService, common.IDENTITY_GRPC_ADDRESS);
   const stop = async () => {
     identityClient.close();
     await nc?.close();
     await mongo.close();
-    for (const service of all) if (service.child.exitCode === null) service.child.kill('SIGTERM');
+    const children = all.map((entry) => entry.service);
+    for (const service of children) if (service.child.exitCode === null) service.child.kill('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.all(all.map((s) => s.exited())),
+      Promise.all(children.map((s) => s.exited())),
       new Promise((resolve) => (timer = setTimeout(resolve, 10_000))),
     ]);
     clearTimeout(timer);
-    for (const service of all) if (service.child.exitCode === null) service.child.kill('SIGKILL');
+    for (const service of children) if (service.child.exitCode === null) service.child.kill('SIGKILL');
+    await proxy?.close();
   };
   try {
-    // Identity first (the others fetch its keys), then the rest together.
-    await start('identity');
-    await Promise.all([start('entitlements'), start('adoption')]);
-    await start('gateway');
+    // Identity first (the others fetch its keys), then the rest together, all on their blue slot.
+    running.set('identity', await launch('identity', slots.identity[0]));
+    const [entitlements, adoption] = await Promise.all([
+      launch('entitlements', slots.entitlements[0]),
+      launch('adoption', slots.adoption[0]),
+    ]);
+    running.set('entitlements', entitlements);
+    running.set('adoption', adoption);
+    running.set('gateway', await launch('gateway', slots.gateway[0]));
+    proxy = await startLoopbackProxy([slots.gateway[0].port]);
     nc = await connect({ servers: urls.natsUrl });
   } catch (error) {
     await stop();
     throw error;
   }
+  const gatewayProxy = proxy;
+
+  const roll = async (name: ServiceName): Promise<Roll> => {
+    const old = current(name);
+    const [blue, green] = slots[name];
+    const startedAt = Date.now();
+    const next = await launch(name, old.slot === blue ? green : blue);
+    const readyAt = Date.now();
+    running.set(name, next);
+    if (name === 'gateway') {
+      // The endpoints controller: the ready pod joins the Service, the terminating one leaves it.
+      gatewayProxy.add(next.slot.port);
+      gatewayProxy.remove(old.slot.port);
+      await sleep(IN_FLIGHT_MS);
+    } else {
+      await sleep(MIN_READY_MS);
+    }
+    const signalledAt = Date.now();
+    old.service.child.kill('SIGTERM');
+    const { code, at: exitedAt } = await old.service.exited();
+    return { service: name, code, startedAt, readyAt, signalledAt, exitedAt };
+  };
+
   const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: namespace });
   const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };
   return {
-    base: `http://127.0.0.1:${httpPorts.gateway}`,
-    httpPorts,
+    base: gatewayProxy.base,
     namespace,
     mongo,
     databases,
-    process: (name) => {
-      const service = running.get(name);
-      if (!service) throw new Error(`${name} is not running`);
-      return service;
-    },
-    start,
+    process: (name) => current(name).service,
+    roll,
     async createTenant(name) {
       const tenant = await unaryCall(identityClient, 'CreateTenant', { name, slug: '' }, operator);
       const issued = await unaryCall(
@@ -165,8 +253,13 @@ export async function startProcessStack(label: string): Promise<ProcessStack> {
       return { tenantId: tenant.id, bearer: `Bearer ${issued.accessToken}` };
     },
     publish: (event) => publisher.publish(event),
+    logs: (name) =>
+      all
+        .filter((entry) => entry.name === name)
+        .map((entry) => entry.service.stdout() + entry.service.stderr())
+        .join(''),
     async text(name, path) {
-      const response = await fetch(`http://127.0.0.1:${httpPorts[name]}${path}`, {
+      const response = await fetch(`http://127.0.0.1:${adminPort(current(name).slot)}${path}`, {
         signal: AbortSignal.timeout(5_000),
       });
       return response.text();

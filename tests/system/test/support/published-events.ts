@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ProductEvent } from '@tap/contracts';
+import type { ProcessStack } from './process-stack.js';
+
+/** Events being published; `stop()` ends the loop and resolves with every event published. */
+export interface Publishing {
+  stop(): Promise<ProductEvent[]>;
+}
+
+/**
+ * Publishes one `product.created` every `everyMs`, at most `maxEvents`, each for a tenant of its
+ * own. One tenant per event because the local database, FerretDB on SQLite, does not apply
+ * concurrent updates of one document atomically (docs/foundation.md), and during a roll two
+ * processes of a consumer run at once: events of one tenant handled by both would race in the
+ * database, not in the delivery under test. Production runs MongoDB, where they do not.
+ */
+export function startPublishing(
+  stack: ProcessStack,
+  options: { maxEvents: number; everyMs: number },
+): Publishing {
+  const published: ProductEvent[] = [];
+  let publishing = true;
+  const loop = (async () => {
+    while (publishing && published.length < options.maxEvents) {
+      const event: ProductEvent = {
+        id: randomUUID(),
+        type: 'product.created',
+        tenantId: randomUUID(),
+        occurredAt: new Date().toISOString(),
+        subject: { productId: randomUUID() },
+        data: {},
+      };
+      await stack.publish(event);
+      published.push(event);
+      await sleep(options.everyMs);
+    }
+  })();
+  return {
+    async stop() {
+      publishing = false;
+      await loop;
+      return published;
+    },
+  };
+}
+
+/** The ids of the facts adoption stored for the tenants of `events` (one per applied event). */
+export async function adoptionFacts(stack: ProcessStack, events: readonly ProductEvent[]): Promise<string[]> {
+  const docs = await stack.mongo
+    .db(stack.databases.adoption)
+    .collection<{ _id: string; facts?: Array<{ id: string }> }>('aggregates')
+    .find({ _id: { $in: events.map((event) => event.tenantId) } }, { projection: { facts: 1 } })
+    .toArray();
+  return docs.flatMap((doc) => (doc.facts ?? []).map((fact) => fact.id));
+}
+
+/** Entitlements' MAX_ACTIVE_PRODUCTS count of each tenant of `events` that has one. */
+export async function productCounts(
+  stack: ProcessStack,
+  events: readonly ProductEvent[],
+): Promise<Record<string, number>> {
+  const docs = await stack.mongo
+    .db(stack.databases.entitlements)
+    .collection<{ _id: string; counters?: { MAX_ACTIVE_PRODUCTS?: { used?: number } } }>('usage')
+    .find({ _id: { $in: events.map((event) => event.tenantId) } }, { projection: { counters: 1 } })
+    .toArray();
+  return Object.fromEntries(
+    docs.flatMap((doc) => {
+      const used = doc.counters?.MAX_ACTIVE_PRODUCTS?.used;
+      return used === undefined ? [] : [[doc._id, used] as const];
+    }),
+  );
+}
