@@ -10,7 +10,10 @@ export default tseslint.config(
       '**/dist/**',
       '**/node_modules/**',
       '**/src/generated/**',
-      '**/coverage/**',
+      // Jest's coverage reports (root and per workspace), not every folder named coverage:
+      // services/adoption/src/domain/coverage is source.
+      'coverage/**',
+      '*/*/coverage/**',
       '.infra/**',
     ],
   },

@@ -5,8 +5,9 @@ import {
   type AggregateDocument,
   type DerivedRecord,
 } from './aggregate-document.js';
+import { leaseClaims } from './lease-claims.js';
 import type { TenantWriteLock } from './tenant-write-lock.js';
-import { counterIs, isDuplicateKey } from './write-helpers.js';
+import { counterIs } from './write-helpers.js';
 
 /** When each tenant's drift check is due: small documents, so the due query stays cheap. */
 export const DRIFT_SCHEDULE_COLLECTION = 'drift_schedule';
@@ -16,11 +17,6 @@ export const DRIFT_CLAIMS_COLLECTION = 'drift_claims';
 interface ScheduleDocument {
   _id: string;
   dueAt: Date;
-}
-
-interface ClaimDocument {
-  _id: string;
-  claimedAt: Date;
 }
 
 /** A tenant whose check is due, and since when. */
@@ -58,7 +54,7 @@ export interface DriftRepository {
 export function driftRepository(db: Db, lock: TenantWriteLock): DriftRepository {
   const aggregates: Collection<AggregateDocument> = db.collection(AGGREGATES_COLLECTION);
   const schedule: Collection<ScheduleDocument> = db.collection(DRIFT_SCHEDULE_COLLECTION);
-  const claims: Collection<ClaimDocument> = db.collection(DRIFT_CLAIMS_COLLECTION);
+  const claims = leaseClaims(db, DRIFT_CLAIMS_COLLECTION);
   return {
     async schedule(tenantId, at) {
       if (at === null) await schedule.deleteOne({ _id: tenantId });
@@ -72,20 +68,8 @@ export function driftRepository(db: Db, lock: TenantWriteLock): DriftRepository 
         .toArray();
       return docs.map((d) => ({ tenantId: d._id, dueAt: d.dueAt }));
     },
-    async claim(due, now, leaseMs) {
-      const period = Math.max(0, Math.floor((now.getTime() - due.dueAt.getTime()) / leaseMs));
-      const id = `${due.tenantId}:${due.dueAt.getTime()}:${period}`;
-      try {
-        await claims.insertOne({ _id: id, claimedAt: now });
-        return id;
-      } catch (error) {
-        if (isDuplicateKey(error)) return null;
-        throw error;
-      }
-    },
-    async release(claim) {
-      await claims.deleteOne({ _id: claim });
-    },
+    claim: (due, now, leaseMs) => claims.claim(due.tenantId, due.dueAt, now, leaseMs),
+    release: (claim) => claims.release(claim),
     record: (tenantId, read, derived, now) =>
       lock.run(tenantId, async () => {
         const result = await aggregates.updateOne(

@@ -1,6 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { ManualCompletion } from '../domain/index.js';
 import { AGGREGATES_COLLECTION, type AggregateDocument } from './aggregate-document.js';
+import { leaseClaims } from './lease-claims.js';
 import type { TenantWriteLock } from './tenant-write-lock.js';
 import { isDuplicateKey } from './write-helpers.js';
 
@@ -20,11 +21,6 @@ interface DueDocument {
   completionId: string;
   dueAt: Date;
   createdAt: Date;
-}
-
-interface ClaimDocument {
-  _id: string;
-  claimedAt: Date;
 }
 
 /** A completion whose event the relay should check, and since when. */
@@ -81,7 +77,7 @@ const reminderId = (tenantId: string, completionId: string): string => `${tenant
 export function outboxRepository(db: Db, lock: TenantWriteLock): OutboxRepository {
   const aggregates: Collection<AggregateDocument> = db.collection(AGGREGATES_COLLECTION);
   const reminders: Collection<DueDocument> = db.collection(OUTBOX_DUE_COLLECTION);
-  const claims: Collection<ClaimDocument> = db.collection(OUTBOX_CLAIMS_COLLECTION);
+  const claims = leaseClaims(db, OUTBOX_CLAIMS_COLLECTION);
   const forget = async (tenantId: string, completionId: string) => {
     await reminders.deleteOne({ _id: reminderId(tenantId, completionId) });
   };
@@ -112,20 +108,9 @@ export function outboxRepository(db: Db, lock: TenantWriteLock): OutboxRepositor
         createdAt: d.createdAt,
       }));
     },
-    async claim(due, now, leaseMs) {
-      const period = Math.max(0, Math.floor((now.getTime() - due.dueAt.getTime()) / leaseMs));
-      const id = `${reminderId(due.tenantId, due.completionId)}:${due.dueAt.getTime()}:${period}`;
-      try {
-        await claims.insertOne({ _id: id, claimedAt: now });
-        return id;
-      } catch (error) {
-        if (isDuplicateKey(error)) return null;
-        throw error;
-      }
-    },
-    async release(claim) {
-      await claims.deleteOne({ _id: claim });
-    },
+    claim: (due, now, leaseMs) =>
+      claims.claim(reminderId(due.tenantId, due.completionId), due.dueAt, now, leaseMs),
+    release: (claim) => claims.release(claim),
     async entry(tenantId, completionId) {
       const doc = await aggregates.findOne(
         { _id: tenantId },

@@ -13,13 +13,25 @@ describe('coverageCells', () => {
   it('marks gated cells capable only when the tier grants their capability', () => {
     const cells = coverageCells({ facts: [], capabilities: ['BULK_UPLOAD'] });
     const capable = Object.fromEntries(cells.map((c) => [c.key, c.capable]));
-    expect(capable).toMatchObject({ PRODUCTS: true, BULK_IMPORTS: true, INTEGRATIONS: false, PASSPORTS: false });
+    expect(capable).toMatchObject({
+      PRODUCTS: true,
+      BULK_IMPORTS: true,
+      INTEGRATIONS: false,
+      PASSPORTS: false,
+    });
   });
 
   it('counts live items and how many partners viewed', () => {
     const cells = coverageCells({ facts: WORKED_EXAMPLE.facts, capabilities: WORKED_EXAMPLE.capabilities });
     const byKey = Object.fromEntries(cells.map((c) => [c.key, c]));
-    expect(byKey['PRODUCTS']).toEqual({ key: 'PRODUCTS', label: 'Products', capable: true, achieved: true, count: 3, viewedCount: 1 });
+    expect(byKey['PRODUCTS']).toEqual({
+      key: 'PRODUCTS',
+      label: 'Products',
+      capable: true,
+      achieved: true,
+      count: 3,
+      viewedCount: 1,
+    });
     expect(byKey['CONNECTIONS']).toMatchObject({ count: 2, viewedCount: 1 });
     expect(byKey['BULK_IMPORTS']).toMatchObject({ count: 2, achieved: true });
     expect(byKey['TRACEABILITY']).toMatchObject({ capable: false, achieved: false });
@@ -40,7 +52,14 @@ describe('coverageCells', () => {
   });
 
   it('keeps what a downgraded tenant achieved while showing it is no longer capable', () => {
-    const cells = coverageCells({ facts: [fact('passport.published', 1, { productId: 'p1' })], capabilities: [] });
-    expect(cells.find((c) => c.key === 'PASSPORTS')).toMatchObject({ capable: false, achieved: true, count: 1 });
+    const cells = coverageCells({
+      facts: [fact('passport.published', 1, { productId: 'p1' })],
+      capabilities: [],
+    });
+    expect(cells.find((c) => c.key === 'PASSPORTS')).toMatchObject({
+      capable: false,
+      achieved: true,
+      count: 1,
+    });
   });
 });

@@ -31,7 +31,8 @@ interface CellRule {
 /** Distinct values of a subject ref over facts of some kinds (the fact id when the ref is missing). */
 function distinct(log: FactLog, kinds: readonly EventKind[], ref: string): Set<string> {
   const values = new Set<string>();
-  for (const kind of kinds) for (const fact of factsOfType(log, kind)) values.add(fact.subject[ref] ?? fact.id);
+  for (const kind of kinds)
+    for (const fact of factsOfType(log, kind)) values.add(fact.subject[ref] ?? fact.id);
   return values;
 }
 
