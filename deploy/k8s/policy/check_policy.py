@@ -33,8 +33,9 @@ import yaml
 
 RULES = ("resources", "non-root", "read-only-root", "image-tag", "probes", "inline-secret", "service-links")
 
-# Variable names that hold secrets. MONGO_URL is one because it may carry a password.
-SECRET_NAME = re.compile(r"(SECRET|PASSWORD|PASSWD|PRIVATE_KEY|API_KEY|CREDENTIAL|(^|_)TOKEN$|(^|_)MONGO_URL$)")
+# Variable names that hold secrets (and their PREVIOUS values during a rotation). MONGO_URL is one
+# because it may carry a password.
+SECRET_NAME = re.compile(r"(SECRET|PASSWORD|PASSWD|PRIVATE_KEY|API_KEY|CREDENTIAL|(^|_)TOKEN(_PREVIOUS)?$|(^|_)MONGO_URL$)")
 # scheme://user:password@host
 URL_CREDENTIALS = re.compile(r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", re.IGNORECASE)
 WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob", "Pod"}

@@ -1,4 +1,4 @@
 export { authErrors } from './errors.js';
 export { authenticate } from './authenticate.js';
-export { requireOperator } from './operator.js';
+export { operatorTokens, requireOperator } from './operator.js';
 export { identityJwksFetcher } from './identity-jwks.js';

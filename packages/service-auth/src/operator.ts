@@ -9,13 +9,25 @@ function digest(value: string): Buffer {
 }
 
 /**
- * Checks the operator credential (`authorization: Operator <token>`) used by the operator CLI.
- * Compared as SHA-256 digests in constant time, so neither content nor length leaks by timing.
+ * The operator credentials a service accepts: OPERATOR_TOKEN and, while it is being rotated,
+ * OPERATOR_TOKEN_PREVIOUS (when set).
  */
-export function requireOperator(metadata: Metadata, operatorToken: string): void {
+export function operatorTokens(current: string, previous?: string): readonly string[] {
+  return previous === undefined ? [current] : [current, previous];
+}
+
+/**
+ * Checks the operator credential (`authorization: Operator <token>`) used by the operator CLI
+ * against every accepted value (the current one and, during a rotation, the previous one).
+ * Compared as SHA-256 digests in constant time, and always against every value, so neither
+ * content, length nor which value matched leaks by timing.
+ */
+export function requireOperator(metadata: Metadata, accepted: string | readonly string[]): void {
   const header = metadata.get('authorization')[0];
   const presented = typeof header === 'string' ? OPERATOR_SCHEME.exec(header)?.[1] : undefined;
-  if (!presented || !timingSafeEqual(digest(presented), digest(operatorToken))) {
-    throw authErrors.create('OPERATOR_ONLY');
-  }
+  const tokens = typeof accepted === 'string' ? [accepted] : accepted;
+  const presentedDigest = digest(presented ?? '');
+  let matched = false;
+  for (const token of tokens) matched = timingSafeEqual(presentedDigest, digest(token)) || matched;
+  if (!presented || !matched) throw authErrors.create('OPERATOR_ONLY');
 }

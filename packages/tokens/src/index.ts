@@ -2,7 +2,9 @@ export { ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, SIGNING_ALGORITHM } from '
 export type { AccessClaims, AccessTokenInput, PrincipalKind } from './claims.js';
 export { generateSigningKey, importPrivateKey } from './signing-key.js';
 export type { SigningKeyMaterial } from './signing-key.js';
-export { sealPrivateJwk, unsealPrivateJwk } from './key-sealing.js';
+export { createKeySealer, KeyUnsealError, sealPrivateJwk, unsealPrivateJwk } from './key-sealing.js';
+export type { KeySealer, UnsealedKey } from './key-sealing.js';
+export { deriveTokenHashSecret, keyEncryptionKeyId } from './key-encryption-secret.js';
 export { createTokenSigner } from './token-signer.js';
 export type { TokenSigner } from './token-signer.js';
 export { createTokenVerifier, InvalidTokenError, DEFAULT_CLOCK_TOLERANCE_SECONDS } from './token-verifier.js';

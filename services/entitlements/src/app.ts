@@ -3,6 +3,7 @@ import { contracts } from '@tap/contracts';
 import type { DurableConsumer } from '@tap/events';
 import { createGrpcServer, type GrpcServer } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
+import { operatorTokens } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
 import type { Db } from 'mongodb';
 import {
@@ -30,7 +31,7 @@ import { usageRepository } from './store/usage-repository.js';
 export interface EntitlementsDeps {
   /** `events` is needed by startConsumer only; `cleanup` falls back to the defaults. */
   readonly config: Pick<EntitlementsConfig, 'operatorToken'> &
-    Partial<Pick<EntitlementsConfig, 'events' | 'cleanup'>>;
+    Partial<Pick<EntitlementsConfig, 'operatorTokenPrevious' | 'events' | 'cleanup'>>;
   readonly db: Db;
   readonly verifier: TokenVerifier;
   readonly logger: Logger;
@@ -72,7 +73,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   const handlers = entitlementsHandlers({
     ops,
     verifier: deps.verifier,
-    operatorToken: deps.config.operatorToken,
+    operatorTokens: operatorTokens(deps.config.operatorToken, deps.config.operatorTokenPrevious),
     logger: deps.logger,
   });
   const grpc = createGrpcServer([

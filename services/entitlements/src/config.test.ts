@@ -45,4 +45,14 @@ describe('loadConfig', () => {
     for (const name of ['ENTITLEMENTS_CONSUMER', 'ENTITLEMENTS_CLEANUP_INTERVAL_MS', 'NATS_URL'])
       expect(message).toContain(name);
   });
+
+  it('takes an optional previous operator token, held to the same minimum length', () => {
+    expect(loadConfig(REQUIRED).operatorTokenPrevious).toBeUndefined();
+    expect(loadConfig({ ...REQUIRED, OPERATOR_TOKEN_PREVIOUS: 'p'.repeat(32) }).operatorTokenPrevious).toBe(
+      'p'.repeat(32),
+    );
+    expect(() => loadConfig({ ...REQUIRED, OPERATOR_TOKEN_PREVIOUS: 'p'.repeat(31) })).toThrow(
+      /OPERATOR_TOKEN_PREVIOUS must be at least 32 characters long/,
+    );
+  });
 });

@@ -48,6 +48,8 @@ export interface EntitlementsConfig {
   readonly identityAddress: string;
   readonly tokens: { readonly issuer: string; readonly audience: string };
   readonly operatorToken: string;
+  /** Accepted alongside OPERATOR_TOKEN while it is being rotated. */
+  readonly operatorTokenPrevious: string | undefined;
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
 }
@@ -71,6 +73,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     OPERATOR_TOKEN: secret(32)(),
+    OPERATOR_TOKEN_PREVIOUS: secret(32)({ default: undefined }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -96,6 +99,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     identityAddress: e.IDENTITY_GRPC_ADDRESS,
     tokens: Object.freeze({ issuer: e.TOKEN_ISSUER, audience: e.TOKEN_AUDIENCE }),
     operatorToken: e.OPERATOR_TOKEN,
+    operatorTokenPrevious: e.OPERATOR_TOKEN_PREVIOUS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
   });

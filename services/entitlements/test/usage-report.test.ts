@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import type { UsageReport__Output } from '@tap/contracts';
 import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
 import { as, remoteError } from './support/calls.js';
-import { openTestBed, type TestBed } from './support/test-bed.js';
+import { OPERATOR_TOKEN, OPERATOR_TOKEN_PREVIOUS, openTestBed, type TestBed } from './support/test-bed.js';
 
 let bed: TestBed;
 beforeAll(async () => {
@@ -224,5 +224,16 @@ describe('authentication and SetTier', () => {
       'INVALID_TENANT_ID',
     ]);
     expect((await usageOf(tenantId)).tier?.code).toBe('SUPPLIER_FREE');
+  });
+
+  it('accepts the previous operator token alongside the current one during a rotation, and no third value', async () => {
+    const tenantId = randomUUID();
+    const setTier = (token: string, tierCode: string) =>
+      unaryCall(bed.client, 'SetTier', { tenantId, tierCode }, { authorization: `Operator ${token}` });
+    expect((await setTier(OPERATOR_TOKEN_PREVIOUS, 'CORE')).tierCode).toBe('CORE');
+    expect((await setTier(OPERATOR_TOKEN, 'ENTERPRISE')).tierCode).toBe('ENTERPRISE');
+    const third = await remoteError(setTier(`${OPERATOR_TOKEN}-third`, 'SUPPLIER_PLUS'));
+    expect([third.grpcStatus, third.reason]).toEqual([GrpcStatus.PERMISSION_DENIED, 'OPERATOR_ONLY']);
+    expect((await usageOf(tenantId)).tier?.code).toBe('ENTERPRISE');
   });
 });

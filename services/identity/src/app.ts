@@ -2,12 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { contracts } from '@tap/contracts';
 import { createGrpcServer, type GrpcServer } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
-import { createTokenVerifier, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
+import { operatorTokens } from '@tap/service-auth';
+import {
+  createKeySealer,
+  createTokenVerifier,
+  DEFAULT_REVOCATION_KEY_PREFIX,
+  deriveTokenHashSecret,
+} from '@tap/tokens';
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { DEFAULT_REFRESH_REUSE_GRACE_MS, type IdentityConfig } from './config.js';
-import { createKeyedHasher, deriveTokenHashSecret } from './crypto/keyed-hash.js';
+import { createKeyedHasher } from './crypto/keyed-hash.js';
 import { createPasswordHasher } from './crypto/passwords.js';
+import { identityErrors } from './domain/errors.js';
 import { MAX_GRACE_USES } from './domain/session.js';
 import { smtpMailer } from './mail/mailer.js';
 import { identityHandlers } from './grpc/identity-handlers.js';
@@ -27,6 +34,8 @@ import { usersRepository } from './store/users-repository.js';
 
 export interface IdentityDeps {
   readonly config: Pick<IdentityConfig, 'tokens' | 'operatorToken'> & {
+    /** Accepted alongside `operatorToken` while it is being rotated. */
+    readonly operatorTokenPrevious?: string | undefined;
     readonly tokenHashSecret?: string | undefined;
     readonly sessions?: IdentityConfig['sessions'];
     /** Where revocation marks go in Redis (tests use their namespace). */
@@ -45,7 +54,10 @@ export interface IdentityDeps {
 export interface IdentityApp {
   readonly grpc: GrpcServer;
   readonly keyRing: KeyRing;
-  /** Creates indexes, loads (or creates) the signing key and computes the dummy password hash. */
+  /**
+   * Creates indexes, re-seals signing keys sealed under the previous key-encryption secret,
+   * loads (or creates) the signing key and computes the dummy password hash.
+   */
   prepare(): Promise<void>;
   /** Key-pointer polling and the expired-session sweep, until `signal` aborts. */
   startBackground(signal: AbortSignal): void;
@@ -55,9 +67,13 @@ export interface IdentityApp {
 export function buildApp(deps: IdentityDeps): IdentityApp {
   const { config } = deps;
   const now = deps.now ?? (() => new Date());
+  const sealer = createKeySealer({
+    current: config.tokens.keyEncryptionSecret,
+    previous: config.tokens.keyEncryptionSecretPrevious,
+  });
   const keyRing = createKeyRing({
     repository: signingKeysRepository(deps.db),
-    keyEncryptionSecret: config.tokens.keyEncryptionSecret,
+    sealer,
     issuer: config.tokens.issuer,
     audience: config.tokens.audience,
   });
@@ -91,7 +107,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
   const handlers = identityHandlers({
     ctx,
     verifier,
-    operatorToken: config.operatorToken,
+    operatorTokens: operatorTokens(config.operatorToken, config.operatorTokenPrevious),
     logger: deps.logger,
     keyRetentionMs: config.tokens.keyRetentionMs,
     mail: config.mail
@@ -108,6 +124,23 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
       implementation: handlers,
     },
   ]);
+  const loadKeys = async (): Promise<void> => {
+    try {
+      const resealed = await keyRing.resealStoredKeys();
+      if (resealed.length > 0)
+        deps.logger.info(
+          { kids: resealed, keyEncryptionKeyId: sealer.secretIds.current },
+          'signing keys re-sealed under the current KEY_ENCRYPTION_SECRET',
+        );
+      await keyRing.load(now());
+    } catch (error) {
+      // A wrong secret is no outage of a dependency: say so plainly (ids only, never a secret).
+      // prepare() is retried with backoff, so identity stays alive and not ready meanwhile.
+      if (identityErrors.is(error, 'SIGNING_KEY_SEALED_UNDER_UNKNOWN_SECRET'))
+        deps.logger.error({ code: error.code }, error.message);
+      throw error;
+    }
+  };
   return {
     grpc,
     keyRing,
@@ -120,7 +153,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         ctx.magicLinks.ensureIndexes(),
         ctx.joins.ensureIndexes(),
       ]);
-      await keyRing.load(now());
+      await loadKeys();
       await ctx.passwords.prepare();
     },
     startBackground(signal) {

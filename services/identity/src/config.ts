@@ -1,4 +1,6 @@
+import { deriveTokenHashSecret } from '@tap/tokens';
 import {
+  ConfigError,
   durationMs,
   httpUrl,
   listenPort,
@@ -25,9 +27,16 @@ export interface IdentityConfig {
     readonly issuer: string;
     readonly audience: string;
     readonly keyEncryptionSecret: string;
+    /**
+     * Set only while KEY_ENCRYPTION_SECRET is being rotated: keys sealed under it still open, and
+     * identity re-seals them under the current secret when it starts.
+     */
+    readonly keyEncryptionSecretPrevious?: string | undefined;
     readonly keyRetentionMs: number;
   };
   readonly operatorToken: string;
+  /** Accepted alongside OPERATOR_TOKEN while it is being rotated. */
+  readonly operatorTokenPrevious: string | undefined;
   /**
    * Keys the HMACs of refresh tokens and OAuth client secrets. When TOKEN_HASH_SECRET is not set
    * it is derived from KEY_ENCRYPTION_SECRET (HKDF with its own label), so one secret suffices.
@@ -54,8 +63,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     KEY_ENCRYPTION_SECRET: secret(32)(),
+    KEY_ENCRYPTION_SECRET_PREVIOUS: secret(32)({ default: undefined }),
     SIGNING_KEY_RETENTION_MS: durationMs({ default: 24 * 3_600_000 }),
     OPERATOR_TOKEN: secret(32)(),
+    OPERATOR_TOKEN_PREVIOUS: secret(32)({ default: undefined }),
     TOKEN_HASH_SECRET: secret(32)({ default: undefined }),
     REFRESH_REUSE_GRACE_MS: durationMs({ default: DEFAULT_REFRESH_REUSE_GRACE_MS }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
@@ -68,6 +79,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
     MAGIC_LINK_URL: httpUrl({ default: 'http://localhost:3000/auth/magic-link' }),
   });
+  checkTokenHashSecretIsPinned(e);
   return Object.freeze({
     serviceName: 'identity',
     host: e.HOST,
@@ -78,9 +90,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
       issuer: e.TOKEN_ISSUER,
       audience: e.TOKEN_AUDIENCE,
       keyEncryptionSecret: e.KEY_ENCRYPTION_SECRET,
+      keyEncryptionSecretPrevious: e.KEY_ENCRYPTION_SECRET_PREVIOUS,
       keyRetentionMs: e.SIGNING_KEY_RETENTION_MS,
     }),
     operatorToken: e.OPERATOR_TOKEN,
+    operatorTokenPrevious: e.OPERATOR_TOKEN_PREVIOUS,
     tokenHashSecret: e.TOKEN_HASH_SECRET,
     sessions: Object.freeze({ refreshReuseGraceMs: e.REFRESH_REUSE_GRACE_MS }),
     redis: Object.freeze({ url: e.REDIS_URL }),
@@ -90,4 +104,37 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
       ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, magicLinkUrl: e.MAGIC_LINK_URL })
       : undefined,
   });
+}
+
+/**
+ * An unset TOKEN_HASH_SECRET is derived from KEY_ENCRYPTION_SECRET: rotating that secret would
+ * silently change it, and every stored refresh-token, client-secret and magic-link hash would
+ * stop matching. So a rotation (KEY_ENCRYPTION_SECRET_PREVIOUS set) needs it pinned to the value
+ * derived from the previous secret; the value derived from the new one is as wrong as none.
+ */
+function checkTokenHashSecretIsPinned(e: {
+  KEY_ENCRYPTION_SECRET: string;
+  KEY_ENCRYPTION_SECRET_PREVIOUS: string | undefined;
+  TOKEN_HASH_SECRET: string | undefined;
+}): void {
+  const previous = e.KEY_ENCRYPTION_SECRET_PREVIOUS;
+  if (previous === undefined || previous === e.KEY_ENCRYPTION_SECRET) return;
+  if (e.TOKEN_HASH_SECRET === undefined) {
+    throw new ConfigError([
+      {
+        variable: 'TOKEN_HASH_SECRET',
+        problem:
+          'is required while KEY_ENCRYPTION_SECRET_PREVIOUS is set (unset, it is derived from KEY_ENCRYPTION_SECRET and would change with it): pin it first to what `tap token-hash-secret` prints with KEY_ENCRYPTION_SECRET set to the previous secret',
+      },
+    ]);
+  }
+  if (e.TOKEN_HASH_SECRET === deriveTokenHashSecret(e.KEY_ENCRYPTION_SECRET)) {
+    throw new ConfigError([
+      {
+        variable: 'TOKEN_HASH_SECRET',
+        problem:
+          'is the value derived from the new KEY_ENCRYPTION_SECRET; pin the one derived from the previous secret (KEY_ENCRYPTION_SECRET_PREVIOUS), which the stored hashes were made with',
+      },
+    ]);
+  }
 }

@@ -13,6 +13,7 @@ import {
 import { seed } from './commands/seed.js';
 import { runStack } from './commands/stack.js';
 import { createTenant, issueToken, setTier } from './commands/tenants.js';
+import { derivedTokenHashSecret } from './commands/token-hash-secret.js';
 import { operatorClients } from './operator-clients.js';
 
 const USAGE = `tap: the platform's operator CLI
@@ -26,10 +27,12 @@ const USAGE = `tap: the platform's operator CLI
   tap publish-event --tenant TENANT_ID --kind KIND [--subject key=value ...] [--data JSON] [--id UUID] [--at ISO]
   tap seed [--json]         demo tenants with an OWNER (email, password) and an OAuth client (id, secret)
   tap stack                 run the four services locally (used by npm run up)
+  tap token-hash-secret     print the TOKEN_HASH_SECRET identity derives from KEY_ENCRYPTION_SECRET
+                            (read from the environment): pin it before rotating that secret
 
 Passwords and client secrets are generated, printed once and stored only as hashes.
 
-Environment: OPERATOR_TOKEN (required), IDENTITY_GRPC_ADDRESS, ENTITLEMENTS_GRPC_ADDRESS,
+Environment: OPERATOR_TOKEN (required, except by token-hash-secret), IDENTITY_GRPC_ADDRESS, ENTITLEMENTS_GRPC_ADDRESS,
 NATS_URL, EVENTS_SUBJECT_PREFIX, EVENTS_STREAM.`;
 
 const OPTIONS = {
@@ -66,6 +69,11 @@ async function main(argv: string[]): Promise<void> {
   const command = positionals[0];
   if (!command || values.help) {
     console.log(USAGE);
+    return;
+  }
+  if (command === 'token-hash-secret') {
+    // Bare on stdout, for `kubectl create secret ... --from-literal=TOKEN_HASH_SECRET="$(...)"`.
+    process.stdout.write(`${derivedTokenHashSecret(process.env)}\n`);
     return;
   }
   const config = loadCliConfig(process.env);

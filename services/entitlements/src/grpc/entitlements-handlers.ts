@@ -27,7 +27,8 @@ import {
 export interface EntitlementsHandlerDeps {
   readonly ops: UsageOperationsDeps;
   readonly verifier: TokenVerifier;
-  readonly operatorToken: string;
+  /** OPERATOR_TOKEN and, while it is being rotated, OPERATOR_TOKEN_PREVIOUS. */
+  readonly operatorTokens: readonly string[];
   readonly logger: HandlerLogger;
 }
 
@@ -63,7 +64,7 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
     }),
 
     SetTier: unaryHandler('EntitlementsService/SetTier', logger, async (request, ctx) => {
-      requireOperator(ctx.metadata, deps.operatorToken);
+      requireOperator(ctx.metadata, deps.operatorTokens);
       if (!TENANT_ID.test(request.tenantId)) throw entitlementErrors.create('INVALID_TENANT_ID');
       if (!isTierCode(request.tierCode))
         throw entitlementErrors.create('UNKNOWN_TIER', { details: { tierCode: request.tierCode } });

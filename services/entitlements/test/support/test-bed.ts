@@ -13,6 +13,8 @@ import { testTokens, type TestTokens } from './tokens.js';
 
 export const OPERATOR_TOKEN = 'entitlements-test-operator-token-0123456789';
 export const OPERATOR = { authorization: `Operator ${OPERATOR_TOKEN}` };
+/** Accepted alongside OPERATOR_TOKEN, as during a rotation of the operator credential. */
+export const OPERATOR_TOKEN_PREVIOUS = 'entitlements-test-previous-operator-token-01';
 
 /** One test file's entitlements service: its own database, stream, prefix and consumer name. */
 export interface TestBed {
@@ -49,6 +51,7 @@ export async function openTestBed(label: string): Promise<TestBed> {
   const app = buildApp({
     config: {
       operatorToken: OPERATOR_TOKEN,
+      operatorTokenPrevious: OPERATOR_TOKEN_PREVIOUS,
       events,
       cleanup: { intervalMs: 60_000, appliedEventRetentionMs: 3_600_000 },
     },

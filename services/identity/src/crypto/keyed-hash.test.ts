@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { createKeyedHasher, deriveTokenHashSecret, randomSecret } from './keyed-hash.js';
+import { deriveTokenHashSecret } from '@tap/tokens';
+import { createKeyedHasher, randomSecret } from './keyed-hash.js';
 
 describe('keyed hashes', () => {
   const hasher = createKeyedHasher('s'.repeat(32));

@@ -47,16 +47,6 @@ export function createKeyedHasher(secret: string): KeyedHasher {
   };
 }
 
-/**
- * The key for the hashes when TOKEN_HASH_SECRET is not configured: derived from the
- * key-encryption secret under its own label, so it never equals the key that seals signing keys.
- */
-export function deriveTokenHashSecret(keyEncryptionSecret: string): string {
-  return Buffer.from(
-    hkdfSync('sha256', keyEncryptionSecret, HKDF_SALT, 'token-hash-secret', SUBKEY_BYTES),
-  ).toString('base64url');
-}
-
 /** `bytes` random bytes as base64url (256 bits by default): refresh tokens, client secrets, passwords. */
 export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');

@@ -13,6 +13,11 @@ export const identityErrors = defineErrors({
   ROLE_INVALID: { kind: 'INVALID_ARGUMENT', message: 'Role must be OWNER, ADMIN or MEMBER' },
   SCOPE_INVALID: { kind: 'INVALID_ARGUMENT', message: 'Unknown scope' },
   SIGNING_KEY_UNAVAILABLE: { kind: 'UNAVAILABLE', message: 'No signing key is loaded yet' },
+  // A configuration error: neither key-encryption secret opens a stored key (see keys/sealed-keys.ts).
+  SIGNING_KEY_SEALED_UNDER_UNKNOWN_SECRET: {
+    kind: 'UNAVAILABLE',
+    message: 'A signing key opens with none of the configured key-encryption secrets',
+  },
   SIGNING_KEY_ROTATION_CONFLICT: {
     kind: 'CONFLICT',
     message: 'Another signing-key rotation happened at the same time; try again',

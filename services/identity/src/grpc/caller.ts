@@ -11,7 +11,8 @@ export type Caller =
 /** What it takes to recognise a caller. */
 export interface CallerAuth {
   readonly verifier: TokenVerifier;
-  readonly operatorToken: string;
+  /** OPERATOR_TOKEN and, while it is being rotated, OPERATOR_TOKEN_PREVIOUS. */
+  readonly operatorTokens: readonly string[];
 }
 
 const OPERATOR_SCHEME = 'Operator ';
@@ -20,7 +21,7 @@ const OPERATOR_SCHEME = 'Operator ';
 export async function resolveCaller(metadata: CallContext['metadata'], auth: CallerAuth): Promise<Caller> {
   const header = metadata.get('authorization')[0];
   if (typeof header === 'string' && header.startsWith(OPERATOR_SCHEME)) {
-    requireOperator(metadata, auth.operatorToken);
+    requireOperator(metadata, auth.operatorTokens);
     return { kind: 'operator' };
   }
   return { kind: 'token', claims: await authenticate(metadata, auth.verifier) };

@@ -7,7 +7,8 @@ import type { MagicLinkMail } from '../operations/magic-links.js';
 export interface IdentityHandlerDeps {
   readonly ctx: IdentityContext;
   readonly verifier: TokenVerifier;
-  readonly operatorToken: string;
+  /** OPERATOR_TOKEN and, while it is being rotated, OPERATOR_TOKEN_PREVIOUS. */
+  readonly operatorTokens: readonly string[];
   readonly logger: HandlerLogger;
   /** How long a replaced signing key keeps verifying. */
   readonly keyRetentionMs: number;

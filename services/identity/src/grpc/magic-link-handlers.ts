@@ -69,7 +69,7 @@ export function magicLinkHandlers(deps: IdentityHandlerDeps): Pick<IdentityServi
       });
     });
   };
-  const auth = { verifier: deps.verifier, operatorToken: deps.operatorToken };
+  const auth = { verifier: deps.verifier, operatorTokens: deps.operatorTokens };
   return {
     RequestMagicLink: unaryHandler('IdentityService/RequestMagicLink', logger, async (request) => {
       offThePath((m) => sendSignInLink(ctx, m, request.email));

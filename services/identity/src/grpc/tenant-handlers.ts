@@ -32,7 +32,7 @@ const newUserInput = (
 export function tenantHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceHandlers, TenantRpcs> {
   const { ctx, logger } = deps;
   const operatorOnly = (metadata: Parameters<typeof requireOperator>[0]) =>
-    requireOperator(metadata, deps.operatorToken);
+    requireOperator(metadata, deps.operatorTokens);
   return {
     GetJwks: unaryHandler('IdentityService/GetJwks', logger, async () => {
       const keys = await ctx.keyRing.jwks(ctx.now());

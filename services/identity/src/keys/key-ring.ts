@@ -4,13 +4,13 @@ import {
   DEFAULT_CLOCK_TOLERANCE_SECONDS,
   generateSigningKey,
   importPrivateKey,
-  sealPrivateJwk,
-  unsealPrivateJwk,
+  type KeySealer,
   type TokenSigner,
 } from '@tap/tokens';
 import type { JWK } from 'jose';
 import { identityErrors } from '../domain/errors.js';
 import type { SigningKeysRepository, SigningPointer } from '../store/signing-keys-repository.js';
+import { sealedKeys } from './sealed-keys.js';
 
 /**
  * A new key is published in the JWKS this long before it signs. Verifiers refetch the key set
@@ -35,6 +35,11 @@ export interface RotationResult {
 }
 
 export interface KeyRing {
+  /**
+   * Re-seals under the current key-encryption secret every stored key sealed under the previous
+   * one (or before seals were marked); returns their kids. Run at start, before `load`.
+   */
+  resealStoredKeys(): Promise<string[]>;
   /** Ensures a current key exists (creating the first one) and loads the signing keys. */
   load(now: Date): Promise<void>;
   /** Re-reads which key signs (another replica may have rotated). */
@@ -55,11 +60,13 @@ export interface KeyRing {
  */
 export function createKeyRing(options: {
   repository: SigningKeysRepository;
-  keyEncryptionSecret: string;
+  /** Seals with KEY_ENCRYPTION_SECRET; opens with it or KEY_ENCRYPTION_SECRET_PREVIOUS. */
+  sealer: KeySealer;
   issuer: string;
   audience: string;
 }): KeyRing {
   const { repository } = options;
+  const sealed = sealedKeys(repository, options.sealer);
   const signers = new Map<string, TokenSigner>();
   let pointer: SigningPointer | undefined;
 
@@ -67,9 +74,11 @@ export function createKeyRing(options: {
     if (signers.has(kid)) return;
     const stored = await repository.find(kid);
     if (!stored) throw identityErrors.create('SIGNING_KEY_UNAVAILABLE');
-    const privateKey = await importPrivateKey(
-      await unsealPrivateJwk(stored.sealedPrivateJwk, options.keyEncryptionSecret),
-    );
+    const { privateJwk, sealedUnderCurrent } = await sealed.open(kid, stored.sealedPrivateJwk);
+    // Sealed under the previous secret after this replica started: a key an old replica created
+    // during the roll. Re-sealed now, so that dropping the previous secret cannot strand it.
+    if (!sealedUnderCurrent) await sealed.reseal(kid);
+    const privateKey = await importPrivateKey(privateJwk);
     signers.set(
       kid,
       createTokenSigner({ kid, privateKey, issuer: options.issuer, audience: options.audience }),
@@ -89,7 +98,7 @@ export function createKeyRing(options: {
     await repository.insert({
       kid: fresh.kid,
       publicJwk: fresh.publicJwk,
-      sealedPrivateJwk: await sealPrivateJwk(fresh.privateJwk, options.keyEncryptionSecret),
+      sealedPrivateJwk: await sealed.seal(fresh.privateJwk),
       createdAt: now,
       retiresAt: null,
     });
@@ -97,6 +106,7 @@ export function createKeyRing(options: {
   };
 
   const ring: KeyRing = {
+    resealStoredKeys: () => sealed.resealStale(),
     async load(now) {
       if (!(await repository.currentPointer())) {
         const kid = await createKey(now);

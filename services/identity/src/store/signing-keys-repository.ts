@@ -46,6 +46,14 @@ export interface SigningKeysRepository {
   find(kid: string): Promise<StoredSigningKey | undefined>;
   /** Keys that still verify at `now` (not retired yet). */
   listVerifying(now: Date): Promise<StoredSigningKey[]>;
+  /** Every stored key, retired or not, with its sealed private half (re-sealing at start). */
+  listSealed(): Promise<Array<Pick<StoredSigningKey, 'kid' | 'sealedPrivateJwk'>>>;
+  /**
+   * Replaces a key's sealed private half, only while it is still `expected`; true when this call
+   * wrote. The new value must seal the same private key (a re-sealing), which is what makes a
+   * lost race harmless: see the note in the implementation.
+   */
+  replaceSealed(kid: string, expected: string, next: string): Promise<boolean>;
   remove(kid: string): Promise<void>;
 }
 
@@ -94,6 +102,23 @@ export function signingKeysRepository(db: Db): SigningKeysRepository {
     async listVerifying(now) {
       const docs = await keys.find({ $or: [{ retiresAt: null }, { retiresAt: { $gt: now } }] }).toArray();
       return docs.map(toKey);
+    },
+    async listSealed() {
+      const docs = await keys.find({}, { projection: { sealedPrivateJwk: 1 } }).toArray();
+      return docs.map((doc) => ({ kid: doc._id, sealedPrivateJwk: doc.sealedPrivateJwk }));
+    },
+    async replaceSealed(kid, expected, next) {
+      // On MongoDB the filter makes this a compare-and-set. FerretDB v1 matches and writes in
+      // two steps, so two replicas re-sealing the same key at once may both write: the last
+      // write wins, and since both seal the same private key under the same current secret,
+      // either value is right. The caller reads the key back until it finds it sealed under
+      // its current secret. (What a concurrent rewrite of the whole document could undo is a
+      // re-sealing, never the key itself; the next start finds and redoes it.)
+      const result = await keys.updateOne(
+        { _id: kid, sealedPrivateJwk: expected },
+        { $set: { sealedPrivateJwk: next } },
+      );
+      return result.modifiedCount === 1;
     },
     async remove(kid) {
       await keys.deleteOne({ _id: kid });

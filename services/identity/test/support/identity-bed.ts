@@ -1,12 +1,12 @@
 import { contracts, type IdentityServiceClient } from '@tap/contracts';
 import { createClient, unaryCall } from '@tap/grpc-kit';
 import { createRateLimitRedis } from '@tap/ratelimit';
-import { createLogger } from '@tap/telemetry';
+import { createLogger, type Logger } from '@tap/telemetry';
 import { infraUrls, testNamespace } from '@tap/testkit';
 import { createTokenVerifier, type TokenVerifier } from '@tap/tokens';
 import type { Redis } from 'ioredis';
 import { MongoClient, type Db } from 'mongodb';
-import { buildApp, type IdentityApp } from '../../src/app.js';
+import { buildApp, type IdentityApp, type IdentityDeps } from '../../src/app.js';
 
 export const OPERATOR_TOKEN = 'identity-test-operator-token-0123456789abcdef';
 export const TOKENS = {
@@ -16,6 +16,14 @@ export const TOKENS = {
   keyRetentionMs: 3_600_000,
 };
 export const GRACE_MS = 30_000;
+
+/** What a replica may configure differently from the bed's own app (a secret being rotated). */
+export interface ReplicaOptions {
+  readonly tokens?: Partial<IdentityDeps['config']['tokens']>;
+  readonly tokenHashSecret?: string;
+  readonly operatorTokenPrevious?: string;
+  readonly logger?: Logger;
+}
 
 /** A clock the test moves; every identity operation reads it. */
 export interface TestClock {
@@ -33,8 +41,10 @@ export interface IdentityBed {
   readonly revocationPrefix: string;
   readonly verifier: TokenVerifier;
   readonly operator: { authorization: string };
-  /** A second replica over the same database (key rotation across replicas). */
-  replica(): IdentityApp;
+  /** A second replica over the same database (key rotation across replicas), not prepared yet. */
+  replica(options?: ReplicaOptions): IdentityApp;
+  /** Serves `app` on a port of its own; the client talks to it only. */
+  serve(app: IdentityApp): Promise<{ client: IdentityServiceClient; close(): Promise<void> }>;
   isRevoked(sessionId: string): Promise<boolean>;
   /** A tenant with an OWNER; returns ids and the password. */
   tenantWithOwner(
@@ -43,7 +53,7 @@ export interface IdentityBed {
   close(): Promise<void>;
 }
 
-export async function openIdentityBed(label: string): Promise<IdentityBed> {
+export async function openIdentityBed(label: string, options: ReplicaOptions = {}): Promise<IdentityBed> {
   const namespace = testNamespace(label);
   const mongo = new MongoClient(infraUrls().mongoUrl);
   const db = mongo.db(namespace);
@@ -54,17 +64,19 @@ export async function openIdentityBed(label: string): Promise<IdentityBed> {
   const clock: TestClock = { now: () => new Date(Date.now() + offset), advance: (ms) => void (offset += ms) };
   const revocationPrefix = `${namespace}:revoked`;
   const logger = createLogger({ service: 'identity-test', level: 'silent' });
-  const build = () =>
+  const build = (replica: ReplicaOptions = options) =>
     buildApp({
       config: {
-        tokens: TOKENS,
+        tokens: { ...TOKENS, ...replica.tokens },
         operatorToken: OPERATOR_TOKEN,
+        operatorTokenPrevious: replica.operatorTokenPrevious,
+        tokenHashSecret: replica.tokenHashSecret,
         revocationKeyPrefix: revocationPrefix,
         sessions: { refreshReuseGraceMs: GRACE_MS },
       },
       db,
       redis,
-      logger,
+      logger: replica.logger ?? logger,
       now: clock.now,
     });
   const app = build();
@@ -90,6 +102,17 @@ export async function openIdentityBed(label: string): Promise<IdentityBed> {
     verifier,
     operator,
     replica: build,
+    async serve(served) {
+      const port = await served.grpc.listen('127.0.0.1', 0);
+      const servedClient = createClient(contracts().identity.IdentityService, `127.0.0.1:${port}`);
+      return {
+        client: servedClient,
+        async close() {
+          servedClient.close();
+          await served.grpc.shutdown(500);
+        },
+      };
+    },
     async isRevoked(sessionId) {
       return (await redis.exists(`${revocationPrefix}:${sessionId}`)) === 1;
     },
