@@ -67,8 +67,10 @@ export function installGracefulShutdown(options: {
     running ??= run(reason);
     return running;
   };
+  // `on`, not `once`: a second signal (Ctrl-C reaches a whole process group, a supervisor may
+  // send SIGTERM as well) joins the shutdown under way instead of killing the process mid-drain.
   for (const signal of options.signals ?? ['SIGTERM', 'SIGINT']) {
-    process.once(signal, () => void shutdown(signal));
+    process.on(signal, () => void shutdown(signal));
   }
   return { shutdown };
 }

@@ -66,10 +66,17 @@ export async function runStack(onReady: () => Promise<void>): Promise<void> {
       }),
     );
   };
+  // Every signal is handled, not just the first: Ctrl-C reaches the whole process group and
+  // tap-infra forwards it too, so the stack gets two at once. With `once`, the second killed it
+  // and left the services orphaned with their log pipes broken. Later signals join the same stop.
+  let stopping: Promise<void> | undefined;
   const stopped = new Promise<void>((resolve) => {
-    const onSignal = () => void stop().then(resolve);
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const onSignal = () => {
+      stopping ??= stop();
+      void stopping.then(resolve);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
   await waitUntilReady(STACK_SERVICES.map((s) => s.readyUrl));
   await onReady();
