@@ -1,5 +1,5 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
-import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
+import { pino, type Logger, type LevelWithSilent } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -31,12 +31,7 @@ export const REDACTED_PATHS: readonly string[] = [
  * JSON logs carrying the active trace and span ids, with secrets redacted. One logger per
  * process; components take a child (`logger.child({ component })`).
  */
-export function createLogger(options: {
-  service: string;
-  level?: LevelWithSilent;
-  /** Where lines go; standard output (synchronously, see below) unless a test gives a stream. */
-  destination?: DestinationStream;
-}): Logger {
+export function createLogger(options: { service: string; level?: LevelWithSilent }): Logger {
   return pino(
     {
       level: options.level ?? 'info',
@@ -51,17 +46,30 @@ export function createLogger(options: {
           : {};
       },
     },
-    options.destination ?? standardOutput(),
+    standardOutput(),
   );
 }
 
 /**
- * Standard output, written synchronously. pino's implicit default is asynchronous and flushes
- * at exit with sonic-boom's flushSync, which (sonic-boom 4.2) retries every 100 ms forever when
- * the reader has gone (EPIPE): a service whose log reader died first (a local stack stopped
- * with Ctrl-C) then never exited, not even through the shutdown guard's exit(1). Synchronous
- * writes leave nothing to flush at exit, and pino's destination turns EPIPE into silence.
+ * Node's own `process.stdout`, not pino's default sonic-boom destination. With sonic-boom 4.2
+ * (what pino 10 pins), pino flushes at exit with `flushSync`, which retries a write that fails
+ * for good (EPIPE: the log reader has gone) every 100 ms forever: a local stack stopped with
+ * Ctrl-C left a service that never exited, not even through the shutdown guard's `exit(1)`.
+ * Its synchronous mode instead sleeps 100 ms, event loop blocked, whenever a pipe is full.
+ * `process.stdout` writes a pipe synchronously on Linux (the process waits for the reader, no
+ * sleeping), leaves nothing to flush at exit, and a gone reader is one 'error' we drop below.
+ * Cost and comparison: bench/logging.
  */
-function standardOutput(): DestinationStream {
-  return pino.destination({ fd: 1, sync: true });
+function standardOutput(): NodeJS.WritableStream {
+  if (!droppingBrokenPipe) {
+    droppingBrokenPipe = true;
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      // The reader has gone: nothing can be logged any more, and that must not end the process.
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+  return process.stdout;
 }
+
+// One listener for the process, however many loggers it makes (tests make several).
+let droppingBrokenPipe = false;
