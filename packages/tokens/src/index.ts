@@ -7,7 +7,17 @@ export type { KeySealer, UnsealedKey } from './key-sealing.js';
 export { deriveTokenHashSecret, keyEncryptionKeyId } from './key-encryption-secret.js';
 export { createTokenSigner } from './token-signer.js';
 export type { TokenSigner } from './token-signer.js';
-export { createTokenVerifier, InvalidTokenError, DEFAULT_CLOCK_TOLERANCE_SECONDS } from './token-verifier.js';
-export type { TokenVerifier, TokenRejection } from './token-verifier.js';
+export {
+  createTokenVerifier,
+  InvalidTokenError,
+  DEFAULT_CLOCK_TOLERANCE_SECONDS,
+  DEFAULT_JWKS_REFRESH_INTERVAL_MS,
+} from './token-verifier.js';
+export type {
+  KeySetVerifier,
+  TokenVerifier,
+  TokenVerifierOptions,
+  TokenRejection,
+} from './token-verifier.js';
 export { DEFAULT_REVOCATION_KEY_PREFIX, REVOCATION_TTL_SECONDS, revocationKey } from './revocation.js';
 export { createVerificationCache, DEFAULT_VERIFICATION_CACHE_ENTRIES } from './verification-cache.js';

@@ -159,6 +159,120 @@ describe('access tokens', () => {
   });
 });
 
+/** Polls `probe` every 10 ms until it holds, for at most `ms`. */
+async function eventually(probe: () => Promise<boolean> | boolean, ms = 2_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('key set refresh', () => {
+  const publishedVerifier = (
+    published: SigningKeyMaterial[],
+    options: { jwksRefreshIntervalMs: number; refetchCooldownMs?: number; fail?: { now: boolean } },
+  ) => {
+    const errors: unknown[] = [];
+    const counter = { fetches: 0 };
+    const verifier = createTokenVerifier({
+      issuer,
+      audience,
+      jwksRefreshIntervalMs: options.jwksRefreshIntervalMs,
+      refetchCooldownMs: options.refetchCooldownMs ?? 0,
+      onRefreshError: (error) => errors.push(error),
+      fetchJwks: async (): Promise<JSONWebKeySet> => {
+        counter.fetches += 1;
+        if (options.fail?.now) throw new Error('identity unavailable');
+        return { keys: published.map((k) => k.publicJwk) };
+      },
+    });
+    return { verifier, errors, counter };
+  };
+
+  it('stops trusting a key that left the key set within the refresh interval', async () => {
+    const old = await generateSigningKey();
+    const fresh = await generateSigningKey();
+    const published = [old, fresh];
+    const { verifier } = publishedVerifier(published, { jwksRefreshIntervalMs: 50 });
+    try {
+      const token = (await (await signerFor(old)).sign(input)).token;
+      await verifier.verify(token);
+      expect(verifier.trustsKey(old.kid)).toBe(true);
+
+      published.splice(0, 1);
+      const retiredAt = Date.now();
+      await eventually(() => !verifier.trustsKey(old.kid));
+      expect(Date.now() - retiredAt).toBeLessThan(1_000);
+      await expect(rejection(verifier.verify(token))).resolves.toBe('UNKNOWN_KEY');
+      expect(verifier.trustsKey(fresh.kid)).toBe(true);
+      await expect(
+        verifier.verify((await (await signerFor(fresh)).sign(input)).token),
+      ).resolves.toMatchObject({ subject: 'u1' });
+    } finally {
+      verifier.close();
+    }
+  });
+
+  it('keeps the last key set while the refresh fails, and says so', async () => {
+    const key = await generateSigningKey();
+    const fail = { now: false };
+    const { verifier, errors, counter } = publishedVerifier([key], { jwksRefreshIntervalMs: 20, fail });
+    try {
+      const token = (await (await signerFor(key)).sign(input)).token;
+      await verifier.verify(token);
+      fail.now = true;
+      const before = counter.fetches;
+      await eventually(() => counter.fetches >= before + 3);
+      expect(errors.length).toBeGreaterThanOrEqual(3);
+      expect(verifier.trustsKey(key.kid)).toBe(true);
+      await expect(verifier.verify(token)).resolves.toMatchObject({ subject: 'u1' });
+      await expect(
+        verifier.verify((await (await signerFor(key)).sign({ ...input, subject: 'u2' })).token),
+      ).resolves.toMatchObject({ subject: 'u2' });
+    } finally {
+      verifier.close();
+    }
+  });
+
+  it('accepts a token of a key published just after a fetch, waiting out the refetch cooldown', async () => {
+    const first = await generateSigningKey();
+    const second = await generateSigningKey();
+    const published = [first];
+    const { verifier, counter } = publishedVerifier(published, {
+      jwksRefreshIntervalMs: 60_000,
+      refetchCooldownMs: 300,
+    });
+    try {
+      await verifier.verify((await (await signerFor(first)).sign(input)).token);
+      published.push(second);
+      const token = (await (await signerFor(second)).sign(input)).token;
+      // Three requests at once inside the cooldown: one refetch serves them all.
+      const claims = await Promise.all([
+        verifier.verify(token),
+        verifier.verify(token),
+        verifier.verify(token),
+      ]);
+      expect(claims.map((c) => c.subject)).toEqual(['u1', 'u1', 'u1']);
+      expect(counter.fetches).toBe(2);
+    } finally {
+      verifier.close();
+    }
+  });
+
+  it('does not fetch on a timer before it is first used, nor after it is closed', async () => {
+    const key = await generateSigningKey();
+    const { verifier, counter } = publishedVerifier([key], { jwksRefreshIntervalMs: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counter.fetches).toBe(0);
+    await verifier.verify((await (await signerFor(key)).sign(input)).token);
+    verifier.close();
+    const fetches = counter.fetches;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counter.fetches).toBe(fetches);
+  });
+});
+
 describe('sealed private keys', () => {
   it('unseal with the right secret and fail with another', async () => {
     const key = await generateSigningKey();

@@ -1,9 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { ACCESS_TOKEN_TYPE, SIGNING_ALGORITHM, type AccessClaims, type PrincipalKind } from './claims.js';
 
 export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 5;
 /** At most one JWKS refetch per this interval on unknown kids, so garbage tokens cannot flood identity. */
 export const DEFAULT_JWKS_REFETCH_COOLDOWN_MS = 1_000;
+/**
+ * How often a verifier refetches the key set even when every kid is known: a key identity
+ * retired at once (an emergency rotation) stops verifying within this time (plus one fetch).
+ */
+export const DEFAULT_JWKS_REFRESH_INTERVAL_MS = 60_000;
 
 /** Why a token was refused; all of these are a 401 invalid_token to the caller. */
 export type TokenRejection = 'MALFORMED' | 'EXPIRED' | 'BAD_SIGNATURE' | 'UNKNOWN_KEY' | 'CLAIMS_INVALID';
@@ -22,37 +28,85 @@ export interface TokenVerifier {
   verify(token: string): Promise<AccessClaims>;
 }
 
-const KINDS: readonly PrincipalKind[] = ['user', 'client', 'operator', 'service'];
+/** A verifier over a key set fetched from identity and refreshed periodically. */
+export interface KeySetVerifier extends TokenVerifier {
+  /**
+   * Whether `kid` is in the key set as last fetched (false before the first fetch): a token whose
+   * key left the set, however it was verified before, is no longer to be trusted. A set lookup.
+   */
+  trustsKey(kid: string): boolean;
+  /** Stops the periodic refresh (it never keeps a process alive anyway). */
+  close(): void;
+}
 
-/**
- * Verifies access tokens against identity's JWKS: ES256 only (so `alg: none` or HS256 tricks
- * fail), issuer, audience, `typ: at+jwt`, expiry with a small clock tolerance. The key set is
- * cached and refetched when a token names a kid it does not know (key rotation).
- */
-export function createTokenVerifier(options: {
+export interface TokenVerifierOptions {
   fetchJwks: () => Promise<JSONWebKeySet>;
   issuer: string;
   audience: string;
   clockToleranceSeconds?: number;
   refetchCooldownMs?: number;
+  /** Periodic refetch of the key set, from the first successful fetch on. */
+  jwksRefreshIntervalMs?: number;
+  /**
+   * A periodic refetch failed (identity unreachable): the last key set is kept, so keys that
+   * are still valid keep verifying. For a log line; the call itself is already an RPC metric.
+   */
+  onRefreshError?: (error: unknown) => void;
   now?: () => number;
-}): TokenVerifier {
+}
+
+const KINDS: readonly PrincipalKind[] = ['user', 'client', 'operator', 'service'];
+
+/**
+ * Verifies access tokens against identity's JWKS: ES256 only (so `alg: none` or HS256 tricks
+ * fail), issuer, audience, `typ: at+jwt`, expiry with a small clock tolerance. The key set is
+ * cached, refetched when a token names a kid it does not know (key rotation), and refetched every
+ * `jwksRefreshIntervalMs` by an unref'd timer (a key retired at once leaves it). A failed refetch
+ * keeps the last key set.
+ */
+export function createTokenVerifier(options: TokenVerifierOptions): KeySetVerifier {
   const now = options.now ?? Date.now;
+  const cooldownMs = options.refetchCooldownMs ?? DEFAULT_JWKS_REFETCH_COOLDOWN_MS;
+  const intervalMs = options.jwksRefreshIntervalMs ?? DEFAULT_JWKS_REFRESH_INTERVAL_MS;
   let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
+  let kids: ReadonlySet<string> = new Set();
   let fetchedAt = -Infinity;
   let pending: Promise<void> | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
 
   const refresh = async (): Promise<void> => {
     pending ??= options
       .fetchJwks()
       .then((jwks) => {
         keySet = createLocalJWKSet(jwks);
+        kids = new Set(jwks.keys.flatMap((key) => (typeof key.kid === 'string' ? [key.kid] : [])));
         fetchedAt = now();
+        startTimer();
       })
       .finally(() => {
         pending = undefined;
       });
     return pending;
+  };
+
+  // Timer, not "refresh when stale on use": a verifier idle for an hour must not answer its next
+  // request from an hour-old set, and no request ever waits for identity to be slow or down.
+  const startTimer = (): void => {
+    if (timer || closed) return;
+    timer = setInterval(() => {
+      refresh().catch((error: unknown) => options.onRefreshError?.(error));
+    }, intervalMs);
+    timer.unref();
+  };
+
+  // A token of a key identity published a moment ago (an emergency rotation publishes and signs
+  // at once): wait for the cooldown rather than refuse it, one fetch for every waiting request.
+  const refetchForUnknownKid = async (): Promise<void> => {
+    const seen = fetchedAt;
+    const wait = seen + cooldownMs - now();
+    if (wait > 0) await sleep(wait);
+    if (fetchedAt === seen) await refresh();
   };
 
   const verifyWith = async (token: string) => {
@@ -73,14 +127,19 @@ export function createTokenVerifier(options: {
         try {
           return toClaims((await verifyWith(token)).payload);
         } catch (error) {
-          const cooled = now() - fetchedAt >= (options.refetchCooldownMs ?? DEFAULT_JWKS_REFETCH_COOLDOWN_MS);
-          if (!(error instanceof errors.JWKSNoMatchingKey) || !cooled) throw error;
-          await refresh();
+          if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
+          await refetchForUnknownKid();
           return toClaims((await verifyWith(token)).payload);
         }
       } catch (error) {
         throw toRejection(error);
       }
+    },
+    trustsKey: (kid) => kids.has(kid),
+    close() {
+      closed = true;
+      clearInterval(timer);
+      timer = undefined;
     },
   };
 }

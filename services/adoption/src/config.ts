@@ -10,6 +10,7 @@ import {
   secret,
   str,
 } from '@tap/config';
+import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
 
 export const DEFAULT_GRPC_PORT = 50052;
 export const DEFAULT_HTTP_PORT = 8082;
@@ -57,7 +58,12 @@ export interface AdoptionConfig {
   readonly outbox: OutboxConfig;
   readonly identityAddress: string;
   readonly entitlementsAddress: string;
-  readonly tokens: { readonly issuer: string; readonly audience: string };
+  readonly tokens: {
+    readonly issuer: string;
+    readonly audience: string;
+    /** How often identity's key set is refetched: a key retired at once stops verifying within it. */
+    readonly jwksRefreshIntervalMs: number;
+  };
   readonly operatorToken: string;
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
@@ -85,6 +91,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
+    JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
     OPERATOR_TOKEN: secret(32)(),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
@@ -125,7 +132,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     }),
     identityAddress: e.IDENTITY_GRPC_ADDRESS,
     entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
-    tokens: Object.freeze({ issuer: e.TOKEN_ISSUER, audience: e.TOKEN_AUDIENCE }),
+    tokens: Object.freeze({
+      issuer: e.TOKEN_ISSUER,
+      audience: e.TOKEN_AUDIENCE,
+      jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
+    }),
     operatorToken: e.OPERATOR_TOKEN,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,

@@ -27,7 +27,12 @@ const mongo = createMongoDependency({
 });
 const nats = createNatsDependency({ servers: config.nats.url, name: 'adoption', readiness, logger });
 const jwks = identityJwksFetcher(config.identityAddress);
-const verifier = createTokenVerifier({ ...config.tokens, fetchJwks: jwks.fetch });
+// A failed periodic refetch keeps the last key set: say so, as the keys may be going stale.
+const verifier = createTokenVerifier({
+  ...config.tokens,
+  fetchJwks: jwks.fetch,
+  onRefreshError: (err) => logger.warn({ err }, 'JWKS refresh failed; verifying with the last key set'),
+});
 const entitlements = createClient(contracts().entitlements.EntitlementsService, config.entitlementsAddress);
 
 const publish = async (event: ProductEvent) => {
@@ -79,6 +84,7 @@ await runGrpcService({
       name: 'grpc clients',
       run: async () => {
         entitlements.close();
+        verifier.close();
         jwks.close();
       },
     },

@@ -9,6 +9,7 @@ import {
   secret,
   str,
 } from '@tap/config';
+import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
 
 export const DEFAULT_GRPC_PORT = 50053;
 export const DEFAULT_HTTP_PORT = 8083;
@@ -46,7 +47,12 @@ export interface EntitlementsConfig {
   readonly events: EventsConfig;
   readonly cleanup: CleanupConfig;
   readonly identityAddress: string;
-  readonly tokens: { readonly issuer: string; readonly audience: string };
+  readonly tokens: {
+    readonly issuer: string;
+    readonly audience: string;
+    /** How often identity's key set is refetched: a key retired at once stops verifying within it. */
+    readonly jwksRefreshIntervalMs: number;
+  };
   readonly operatorToken: string;
   /** Accepted alongside OPERATOR_TOKEN while it is being rotated. */
   readonly operatorTokenPrevious: string | undefined;
@@ -72,6 +78,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
+    JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
     OPERATOR_TOKEN: secret(32)(),
     OPERATOR_TOKEN_PREVIOUS: secret(32)({ default: undefined }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
@@ -97,7 +104,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
       appliedEventRetentionMs: e.ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS,
     }),
     identityAddress: e.IDENTITY_GRPC_ADDRESS,
-    tokens: Object.freeze({ issuer: e.TOKEN_ISSUER, audience: e.TOKEN_AUDIENCE }),
+    tokens: Object.freeze({
+      issuer: e.TOKEN_ISSUER,
+      audience: e.TOKEN_AUDIENCE,
+      jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
+    }),
     operatorToken: e.OPERATOR_TOKEN,
     operatorTokenPrevious: e.OPERATOR_TOKEN_PREVIOUS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,

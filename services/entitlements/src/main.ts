@@ -27,7 +27,12 @@ const mongo = createMongoDependency({
 });
 const nats = createNatsDependency({ servers: config.nats.url, name: 'entitlements', readiness, logger });
 const jwks = identityJwksFetcher(config.identityAddress);
-const verifier = createTokenVerifier({ ...config.tokens, fetchJwks: jwks.fetch });
+// A failed periodic refetch keeps the last key set: say so, as the keys may be going stale.
+const verifier = createTokenVerifier({
+  ...config.tokens,
+  fetchJwks: jwks.fetch,
+  onRefreshError: (err) => logger.warn({ err }, 'JWKS refresh failed; verifying with the last key set'),
+});
 const app = buildApp({ config, db: mongo.db, verifier, logger });
 let consumer: DurableConsumer | undefined;
 let cleanup: CleanupJob | undefined;
@@ -62,7 +67,13 @@ await runGrpcService({
     { name: 'consumer', run: async () => consumer?.stop() },
     { name: 'cleanup', run: async () => cleanup?.stop() },
     { name: 'nats', run: () => nats.close() },
-    { name: 'identity client', run: async () => jwks.close() },
+    {
+      name: 'identity client',
+      run: async () => {
+        verifier.close();
+        jwks.close();
+      },
+    },
     { name: 'mongo', run: () => mongo.close() },
     { name: 'telemetry', run: () => telemetry.shutdown() },
   ],

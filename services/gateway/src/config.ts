@@ -1,4 +1,5 @@
 import { csv, durationMs, httpUrl, listenPort, num, parseEnv, redisUrl, str } from '@tap/config';
+import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
 
 import { parseSsoProviders, type SsoProviderSettings } from './sso-providers-config.js';
 
@@ -17,7 +18,12 @@ export interface GatewayConfig {
   /** How many proxy hops in front of the gateway to trust for the client address. */
   readonly trustProxyHops: number;
   readonly services: { readonly identity: string; readonly adoption: string; readonly entitlements: string };
-  readonly tokens: { readonly issuer: string; readonly audience: string };
+  readonly tokens: {
+    readonly issuer: string;
+    readonly audience: string;
+    /** How often identity's key set is refetched: a key retired at once stops verifying within it. */
+    readonly jwksRefreshIntervalMs: number;
+  };
   readonly redisUrl: string;
   /** How long a rate-limit check waits for Redis before the limit's Redis-down policy decides. */
   readonly rateLimitTimeoutMs: number;
@@ -56,6 +62,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
+    JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     GATEWAY_RATE_LIMIT_TIMEOUT_MS: durationMs({ default: 100 }),
     GATEWAY_REVOCATION_TIMEOUT_MS: durationMs({ default: 1_000 }),
@@ -81,7 +88,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
       adoption: e.ADOPTION_GRPC_ADDRESS,
       entitlements: e.ENTITLEMENTS_GRPC_ADDRESS,
     }),
-    tokens: Object.freeze({ issuer: e.TOKEN_ISSUER, audience: e.TOKEN_AUDIENCE }),
+    tokens: Object.freeze({
+      issuer: e.TOKEN_ISSUER,
+      audience: e.TOKEN_AUDIENCE,
+      jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
+    }),
     redisUrl: e.REDIS_URL,
     rateLimitTimeoutMs: e.GATEWAY_RATE_LIMIT_TIMEOUT_MS,
     revocationTimeoutMs: e.GATEWAY_REVOCATION_TIMEOUT_MS,

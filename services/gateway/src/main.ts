@@ -31,8 +31,15 @@ const readiness = new Readiness();
 
 const clients = createServiceClients(config.services);
 const jwks = identityJwksFetcher(config.services.identity);
-// A client reuses its token for 15 minutes: verify it once (revocation is still checked per request).
-const verifier = createVerificationCache(createTokenVerifier({ ...config.tokens, fetchJwks: jwks.fetch }));
+// A failed periodic refetch keeps the last key set: say so, as the keys may be going stale.
+const tokenVerifier = createTokenVerifier({
+  ...config.tokens,
+  fetchJwks: jwks.fetch,
+  onRefreshError: (err) => logger.warn({ err }, 'JWKS refresh failed; verifying with the last key set'),
+});
+// A client reuses its token for 15 minutes: verify it once (revocation is still checked per request),
+// for as long as its key stays in the key set.
+const verifier = createVerificationCache(tokenVerifier);
 const checkers = Object.entries(config.services).map(([name, address]) => {
   const checker = createHealthChecker(address);
   readiness.register(name, () => checker.check());
@@ -89,6 +96,7 @@ installGracefulShutdown({
       name: 'grpc clients',
       run: async () => {
         clients.close();
+        tokenVerifier.close();
         jwks.close();
         for (const checker of checkers) checker.close();
       },

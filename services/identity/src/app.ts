@@ -19,7 +19,7 @@ import { MAX_GRACE_USES } from './domain/session.js';
 import { smtpMailer } from './mail/mailer.js';
 import { identityHandlers } from './grpc/identity-handlers.js';
 import { startBackgroundJobs } from './jobs/background.js';
-import { createKeyRing, type KeyRing } from './keys/key-ring.js';
+import { createKeyRing, KEY_POLL_INTERVAL_MS, type KeyRing } from './keys/key-ring.js';
 import type { IdentityContext } from './operations/context.js';
 import { oauthClientsRepository } from './store/oauth-clients-repository.js';
 import { externalIdentitiesRepository } from './store/external-identities-repository.js';
@@ -103,6 +103,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     issuer: config.tokens.issuer,
     audience: config.tokens.audience,
     fetchJwks: async () => ({ keys: await keyRing.jwks(now()) }),
+    // Its own database, so as often as the signing pointer: identity is never the last verifier
+    // to drop a key retired at once.
+    jwksRefreshIntervalMs: KEY_POLL_INTERVAL_MS,
   });
   const handlers = identityHandlers({
     ctx,

@@ -22,6 +22,9 @@ const USAGE = `tap: the platform's operator CLI
   tap create-user --tenant TENANT_ID --email EMAIL --first NAME --last NAME [--role OWNER|ADMIN|MEMBER]
   tap create-client --tenant TENANT_ID --name NAME --scope SCOPE [--scope SCOPE ...]
   tap rotate-signing-key    a new key signs in 2 s; the old one verifies until its tokens expired
+  tap rotate-signing-key --retire-previous-now
+                            key compromise: the new key signs at once, every earlier key leaves
+                            the JWKS now and its tokens are refused within JWKS_REFRESH_INTERVAL_MS
   tap set-tier --tenant TENANT_ID --tier SUPPLIER_FREE|SUPPLIER_PLUS|CORE|SVC_CORE|ENTERPRISE
   tap token --tenant TENANT_ID [--role OWNER|ADMIN|MEMBER] [--scope SCOPE ...]
   tap publish-event --tenant TENANT_ID --kind KIND [--subject key=value ...] [--data JSON] [--id UUID] [--at ISO]
@@ -54,6 +57,7 @@ const OPTIONS = {
   id: { type: 'string' },
   at: { type: 'string' },
   json: { type: 'boolean' },
+  'retire-previous-now': { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -128,7 +132,7 @@ async function main(argv: string[]): Promise<void> {
         );
       }
       case 'rotate-signing-key':
-        return print(await rotateSigningKey(clients));
+        return print(await rotateSigningKey(clients, values['retire-previous-now'] ?? false));
       case 'set-tier':
         return print(
           await setTier(clients, required(values.tenant, 'tenant'), required(values.tier, 'tier')),

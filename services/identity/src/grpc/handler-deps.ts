@@ -9,7 +9,8 @@ export interface IdentityHandlerDeps {
   readonly verifier: TokenVerifier;
   /** OPERATOR_TOKEN and, while it is being rotated, OPERATOR_TOKEN_PREVIOUS. */
   readonly operatorTokens: readonly string[];
-  readonly logger: HandlerLogger;
+  /** `warn` for operator actions worth a line of their own (an emergency key rotation). */
+  readonly logger: HandlerLogger & { warn(object: object, message: string): void };
   /** How long a replaced signing key keeps verifying. */
   readonly keyRetentionMs: number;
   /** Where magic links are mailed; without it no link is sent (and that is logged). */

@@ -120,9 +120,16 @@ export function tenantHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
       return userToWire(await setUserPassword(ctx, request.email, request.password));
     }),
 
-    RotateSigningKey: unaryHandler('IdentityService/RotateSigningKey', logger, async (_request, call) => {
+    RotateSigningKey: unaryHandler('IdentityService/RotateSigningKey', logger, async (request, call) => {
       operatorOnly(call.metadata);
-      const rotated = await ctx.keyRing.rotate(ctx.now(), deps.keyRetentionMs);
+      const rotated = request.retirePreviousNow
+        ? await ctx.keyRing.rotateRetiringNow(ctx.now())
+        : await ctx.keyRing.rotate(ctx.now(), deps.keyRetentionMs);
+      if (request.retirePreviousNow)
+        logger.warn(
+          { kid: rotated.kid, retiredKids: rotated.retiredKids },
+          'emergency signing-key rotation: earlier keys retired at once',
+        );
       return {
         kid: rotated.kid,
         activatesAt: rotated.activatesAt.toISOString(),

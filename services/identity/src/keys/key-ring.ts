@@ -32,6 +32,8 @@ export interface RotationResult {
   readonly activatesAt: Date;
   readonly previousKid: string;
   readonly previousRetiresAt: Date;
+  /** Every key that left the JWKS at once (an emergency rotation); empty otherwise. */
+  readonly retiredKids: readonly string[];
 }
 
 export interface KeyRing {
@@ -52,6 +54,12 @@ export interface KeyRing {
    * one stops signing then and keeps verifying for `retentionMs` (at least MIN_KEY_RETENTION_MS).
    */
   rotate(now: Date, retentionMs: number): Promise<RotationResult>;
+  /**
+   * Emergency rotation (a key compromise): a new key signs from `now`, with no publish-ahead, and
+   * every other key leaves the JWKS at once. Verifiers stop accepting the old keys' tokens at
+   * their next key-set refresh; other replicas sign with the new key from their next poll.
+   */
+  rotateRetiringNow(now: Date): Promise<RotationResult>;
 }
 
 /**
@@ -105,6 +113,15 @@ export function createKeyRing(options: {
     return fresh.kid;
   };
 
+  // One rotation at a time: the next must wait until the last key has started signing.
+  const currentSettled = async (now: Date): Promise<SigningPointer> => {
+    const current = await repository.currentPointer();
+    if (!current) throw identityErrors.create('SIGNING_KEY_UNAVAILABLE');
+    if (current.activatesAt && now < current.activatesAt)
+      throw identityErrors.create('SIGNING_KEY_ROTATION_CONFLICT');
+    return current;
+  };
+
   const ring: KeyRing = {
     resealStoredKeys: () => sealed.resealStale(),
     async load(now) {
@@ -133,11 +150,7 @@ export function createKeyRing(options: {
       return (await repository.listVerifying(now)).map((key) => key.publicJwk);
     },
     async rotate(now, retentionMs) {
-      const current = await repository.currentPointer();
-      if (!current) throw identityErrors.create('SIGNING_KEY_UNAVAILABLE');
-      // One rotation at a time: the next must wait until the last key has started signing.
-      if (current.activatesAt && now < current.activatesAt)
-        throw identityErrors.create('SIGNING_KEY_ROTATION_CONFLICT');
+      const current = await currentSettled(now);
       const kid = await createKey(now);
       const activatesAt = new Date(now.getTime() + KEY_PUBLISH_AHEAD_MS);
       if (!(await repository.switchCurrent(current.kid, kid, activatesAt, now))) {
@@ -147,7 +160,20 @@ export function createKeyRing(options: {
       const previousRetiresAt = new Date(activatesAt.getTime() + Math.max(retentionMs, MIN_KEY_RETENTION_MS));
       await repository.retire(current.kid, previousRetiresAt);
       await ring.refresh(now);
-      return { kid, activatesAt, previousKid: current.kid, previousRetiresAt };
+      return { kid, activatesAt, previousKid: current.kid, previousRetiresAt, retiredKids: [] };
+    },
+    async rotateRetiringNow(now) {
+      const current = await currentSettled(now);
+      const kid = await createKey(now);
+      if (!(await repository.switchCurrentNow(current.kid, kid, now))) {
+        await repository.remove(kid);
+        throw identityErrors.create('SIGNING_KEY_ROTATION_CONFLICT');
+      }
+      // Not only the key that signed until now: earlier keys still in their retention go too, as
+      // a compromise of one sealed key may well be a compromise of all of them.
+      const retiredKids = await repository.retireAllExcept(kid, now);
+      await ring.refresh(now);
+      return { kid, activatesAt: now, previousKid: current.kid, previousRetiresAt: now, retiredKids };
     },
   };
   return ring;

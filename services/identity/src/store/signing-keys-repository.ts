@@ -41,8 +41,15 @@ export interface SigningKeysRepository {
    * concurrent rotations one wins. True when this call moved it.
    */
   switchCurrent(fromKid: string, toKid: string, activatesAt: Date, now: Date): Promise<boolean>;
+  /**
+   * Compare-and-set like `switchCurrent`, for an emergency rotation: `toKid` signs from now on and
+   * the pointer names no previous key, so no replica signs with it again once it has polled.
+   */
+  switchCurrentNow(fromKid: string, toKid: string, now: Date): Promise<boolean>;
   /** Sets when a key leaves the JWKS. */
   retire(kid: string, at: Date): Promise<void>;
+  /** Every key but `kid` that would still verify after `at` leaves the JWKS at `at`; returns their kids. */
+  retireAllExcept(kid: string, at: Date): Promise<string[]>;
   find(kid: string): Promise<StoredSigningKey | undefined>;
   /** Keys that still verify at `now` (not retired yet). */
   listVerifying(now: Date): Promise<StoredSigningKey[]>;
@@ -92,8 +99,21 @@ export function signingKeysRepository(db: Db): SigningKeysRepository {
       );
       return result.modifiedCount === 1;
     },
+    async switchCurrentNow(fromKid, toKid, now) {
+      const result = await pointer.updateOne(
+        { _id: 'current', kid: fromKid },
+        { $set: { kid: toKid, since: now }, $unset: { previousKid: '', activatesAt: '' } },
+      );
+      return result.modifiedCount === 1;
+    },
     async retire(kid, at) {
       await keys.updateOne({ _id: kid }, { $set: { retiresAt: at } });
+    },
+    async retireAllExcept(kid, at) {
+      const filter = { _id: { $ne: kid }, $or: [{ retiresAt: null }, { retiresAt: { $gt: at } }] };
+      const kids = (await keys.find(filter, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
+      await keys.updateMany(filter, { $set: { retiresAt: at } });
+      return kids;
     },
     async find(kid) {
       const doc = await keys.findOne({ _id: kid });

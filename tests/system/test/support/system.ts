@@ -60,6 +60,8 @@ export interface System {
   setTier(tenantId: string, tierCode: string): Promise<void>;
   token(tenantId: string, role?: string, scopes?: string[]): Promise<string>;
   publish(event: ProductEvent): Promise<unknown>;
+  /** Shuts identity's gRPC server down (an identity outage); the rest keeps running. */
+  stopIdentity(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -83,6 +85,8 @@ export interface SystemOptions {
   readonly gatewayPort?: number;
   /** OpenID Providers for SSO (docs/browser-sessions.md); SSO is off when absent. */
   readonly ssoProviders?: readonly { key: string; issuer: string; clientId: string; clientSecret: string }[];
+  /** How often the verifiers refetch identity's key set (JWKS_REFRESH_INTERVAL_MS); 60 s when absent. */
+  readonly jwksRefreshIntervalMs?: number;
 }
 
 export async function startSystem(label: string, options: SystemOptions = {}): Promise<System> {
@@ -120,7 +124,11 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   await identity.prepare();
   const identityAddress = `127.0.0.1:${await identity.grpc.listen('127.0.0.1', 0)}`;
   const jwks = identityJwksFetcher(identityAddress);
-  const verifier = createTokenVerifier({ ...TOKENS, fetchJwks: jwks.fetch });
+  const verifier = createTokenVerifier({
+    ...TOKENS,
+    fetchJwks: jwks.fetch,
+    ...(options.jwksRefreshIntervalMs ? { jwksRefreshIntervalMs: options.jwksRefreshIntervalMs } : {}),
+  });
 
   const entitlements = buildEntitlements({
     config: { operatorToken: OPERATOR_TOKEN },
@@ -194,6 +202,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
 
   const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };
   const identityClient = createClient(contracts().identity.IdentityService, identityAddress);
+  let identityStopped: Promise<void> | undefined;
+  const stopIdentity = (): Promise<void> => (identityStopped ??= identity.grpc.shutdown(500));
 
   return {
     gateway,
@@ -241,15 +251,13 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       return issued.accessToken;
     },
     publish: (event) => publisher.publish(event),
+    stopIdentity,
     async stop() {
       await gateway.close();
       await driftWatch?.stop();
       await consumer.stop();
-      await Promise.all([
-        identity.grpc.shutdown(500),
-        entitlements.grpc.shutdown(500),
-        adoption.grpc.shutdown(500),
-      ]);
+      verifier.close();
+      await Promise.all([stopIdentity(), entitlements.grpc.shutdown(500), adoption.grpc.shutdown(500)]);
       clients.close();
       identityClient.close();
       entitlementsClient.close();

@@ -89,7 +89,11 @@ export async function rotateOAuthClientSecret(clients: OperatorClients, tenantId
   return { client: rotated.client, clientSecret: rotated.clientSecret };
 }
 
-/** Starts a signing-key rotation: the new key signs from `activatesAt`, the old one verifies on. */
-export async function rotateSigningKey(clients: OperatorClients) {
-  return unaryCall(clients.identity, 'RotateSigningKey', {}, operator(clients));
+/**
+ * Starts a signing-key rotation: the new key signs from `activatesAt`, the old one verifies on.
+ * With `retirePreviousNow` (a key compromise) the new key signs at once and every earlier key
+ * leaves the JWKS at once.
+ */
+export async function rotateSigningKey(clients: OperatorClients, retirePreviousNow = false) {
+  return unaryCall(clients.identity, 'RotateSigningKey', { retirePreviousNow }, operator(clients));
 }
