@@ -37,6 +37,8 @@ export interface IdentityDeps {
     /** Accepted alongside `operatorToken` while it is being rotated. */
     readonly operatorTokenPrevious?: string | undefined;
     readonly tokenHashSecret?: string | undefined;
+    /** Set only while TOKEN_HASH_SECRET is rotated (docs/operations.md); requires `tokenHashSecret`. */
+    readonly tokenHashSecretPrevious?: string | undefined;
     readonly sessions?: IdentityConfig['sessions'];
     /** Where revocation marks go in Redis (tests use their namespace). */
     readonly revocationKeyPrefix?: string;
@@ -90,6 +92,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     revoker: redisSessionRevoker(deps.redis, config.revocationKeyPrefix ?? DEFAULT_REVOCATION_KEY_PREFIX),
     hasher: createKeyedHasher(
       config.tokenHashSecret ?? deriveTokenHashSecret(config.tokens.keyEncryptionSecret),
+      config.tokenHashSecretPrevious,
     ),
     passwords: createPasswordHasher(),
     refreshPolicy: {
@@ -144,6 +147,15 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
       throw error;
     }
   };
+  // While TOKEN_HASH_SECRET is rotated: how many clients still authenticate only through the
+  // previous secret (re-hashed at their next grant). Zero means dropping it refuses no client.
+  const reportClientsToRehash = async (): Promise<void> => {
+    const clients = await ctx.clients.countHashedUnderOtherSecret(ctx.hasher.secretId);
+    deps.logger.info(
+      { clients, hashSecretId: ctx.hasher.secretId },
+      'OAuth client secrets not yet re-hashed under the current TOKEN_HASH_SECRET',
+    );
+  };
   return {
     grpc,
     keyRing,
@@ -158,6 +170,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
       ]);
       await loadKeys();
       await ctx.passwords.prepare();
+      if (config.tokenHashSecretPrevious !== undefined) await reportClientsToRehash();
     },
     startBackground(signal) {
       startBackgroundJobs({

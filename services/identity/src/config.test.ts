@@ -27,6 +27,49 @@ describe('loadConfig', () => {
     expect(config.tokens.keyEncryptionSecretPrevious).toBeUndefined();
     expect(config.operatorTokenPrevious).toBeUndefined();
     expect(config.tokenHashSecret).toBeUndefined();
+    expect(config.tokenHashSecretPrevious).toBeUndefined();
+  });
+
+  it('takes a previous token-hash secret next to an explicit TOKEN_HASH_SECRET', () => {
+    const config = loadConfig({
+      ...REQUIRED,
+      TOKEN_HASH_SECRET: 'n'.repeat(32),
+      TOKEN_HASH_SECRET_PREVIOUS: 'p'.repeat(32),
+    });
+    expect(config.tokenHashSecret).toBe('n'.repeat(32));
+    expect(config.tokenHashSecretPrevious).toBe('p'.repeat(32));
+  });
+
+  it('refuses a previous token-hash secret while TOKEN_HASH_SECRET is derived, in one line that names no secret', () => {
+    const previous = deriveTokenHashSecret(OLD_SECRET);
+    const issues = issuesOf({ ...REQUIRED, TOKEN_HASH_SECRET_PREVIOUS: previous });
+    expect(issues.map((issue) => issue.variable)).toEqual(['TOKEN_HASH_SECRET_PREVIOUS']);
+    expect(issues[0]!.problem).toMatch(/TOKEN_HASH_SECRET is not/);
+    expect(JSON.stringify(issues)).not.toContain(previous);
+  });
+
+  it('lists both problems at once when both previous secrets are set and TOKEN_HASH_SECRET is not', () => {
+    const issues = issuesOf({
+      ...REQUIRED,
+      KEY_ENCRYPTION_SECRET: NEW_SECRET,
+      KEY_ENCRYPTION_SECRET_PREVIOUS: OLD_SECRET,
+      TOKEN_HASH_SECRET_PREVIOUS: deriveTokenHashSecret(OLD_SECRET),
+    });
+    expect(issues.map((issue) => issue.variable).sort()).toEqual([
+      'TOKEN_HASH_SECRET',
+      'TOKEN_HASH_SECRET_PREVIOUS',
+    ]);
+  });
+
+  it('accepts both rotations at once: key-encryption secret and token-hash secret each with its previous value', () => {
+    const config = loadConfig({
+      ...REQUIRED,
+      KEY_ENCRYPTION_SECRET: NEW_SECRET,
+      KEY_ENCRYPTION_SECRET_PREVIOUS: OLD_SECRET,
+      TOKEN_HASH_SECRET: 'n'.repeat(32),
+      TOKEN_HASH_SECRET_PREVIOUS: deriveTokenHashSecret(OLD_SECRET),
+    });
+    expect(config.tokenHashSecretPrevious).toBe(deriveTokenHashSecret(OLD_SECRET));
   });
 
   it('takes the previous key-encryption secret once TOKEN_HASH_SECRET is pinned', () => {
@@ -75,10 +118,13 @@ describe('loadConfig', () => {
       ...REQUIRED,
       KEY_ENCRYPTION_SECRET_PREVIOUS: 'short',
       OPERATOR_TOKEN_PREVIOUS: 'p'.repeat(31),
+      TOKEN_HASH_SECRET: 't'.repeat(32),
+      TOKEN_HASH_SECRET_PREVIOUS: 'p'.repeat(31),
     });
     expect(issues.map((issue) => issue.variable).sort()).toEqual([
       'KEY_ENCRYPTION_SECRET_PREVIOUS',
       'OPERATOR_TOKEN_PREVIOUS',
+      'TOKEN_HASH_SECRET_PREVIOUS',
     ]);
     expect(loadConfig({ ...REQUIRED, OPERATOR_TOKEN_PREVIOUS: 'p'.repeat(32) }).operatorTokenPrevious).toBe(
       'p'.repeat(32),

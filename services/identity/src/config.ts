@@ -42,6 +42,12 @@ export interface IdentityConfig {
    * it is derived from KEY_ENCRYPTION_SECRET (HKDF with its own label), so one secret suffices.
    */
   readonly tokenHashSecret: string | undefined;
+  /**
+   * Set only while TOKEN_HASH_SECRET is being rotated: hashes made under it still match, and a
+   * client secret that matches under it is re-hashed under TOKEN_HASH_SECRET. Nothing new is
+   * hashed with it.
+   */
+  readonly tokenHashSecretPrevious: string | undefined;
   readonly sessions: { readonly refreshReuseGraceMs: number };
   /** Where the revocation marks go that the gateway checks (logout, refresh reuse, OAuth clients). */
   readonly redis: { readonly url: string };
@@ -68,6 +74,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     OPERATOR_TOKEN: secret(32)(),
     OPERATOR_TOKEN_PREVIOUS: secret(32)({ default: undefined }),
     TOKEN_HASH_SECRET: secret(32)({ default: undefined }),
+    TOKEN_HASH_SECRET_PREVIOUS: secret(32)({ default: undefined }),
     REFRESH_REUSE_GRACE_MS: durationMs({ default: DEFAULT_REFRESH_REUSE_GRACE_MS }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
@@ -79,7 +86,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
     MAGIC_LINK_URL: httpUrl({ default: 'http://localhost:3000/auth/magic-link' }),
   });
-  checkTokenHashSecretIsPinned(e);
+  const issues = [...tokenHashSecretIssues(e)];
+  if (issues.length > 0) throw new ConfigError(issues);
   return Object.freeze({
     serviceName: 'identity',
     host: e.HOST,
@@ -96,6 +104,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     operatorToken: e.OPERATOR_TOKEN,
     operatorTokenPrevious: e.OPERATOR_TOKEN_PREVIOUS,
     tokenHashSecret: e.TOKEN_HASH_SECRET,
+    tokenHashSecretPrevious: e.TOKEN_HASH_SECRET_PREVIOUS,
     sessions: Object.freeze({ refreshReuseGraceMs: e.REFRESH_REUSE_GRACE_MS }),
     redis: Object.freeze({ url: e.REDIS_URL }),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
@@ -111,30 +120,40 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
  * silently change it, and every stored refresh-token, client-secret and magic-link hash would
  * stop matching. So a rotation (KEY_ENCRYPTION_SECRET_PREVIOUS set) needs it pinned to the value
  * derived from the previous secret; the value derived from the new one is as wrong as none.
+ *
+ * TOKEN_HASH_SECRET_PREVIOUS does not relax that rule: deriving a previous hash secret from
+ * KEY_ENCRYPTION_SECRET_PREVIOUS would tie the hash window (refresh tokens live 7 days, client
+ * secrets until their next use) to the key-encryption window (one roll), and the two secrets
+ * would again be rotated together. So TOKEN_HASH_SECRET_PREVIOUS is accepted only next to an
+ * explicit TOKEN_HASH_SECRET: each secret is rotated on its own, one at a time or both at once.
  */
-function checkTokenHashSecretIsPinned(e: {
+function tokenHashSecretIssues(e: {
   KEY_ENCRYPTION_SECRET: string;
   KEY_ENCRYPTION_SECRET_PREVIOUS: string | undefined;
   TOKEN_HASH_SECRET: string | undefined;
-}): void {
+  TOKEN_HASH_SECRET_PREVIOUS: string | undefined;
+}): { variable: string; problem: string }[] {
+  const issues: { variable: string; problem: string }[] = [];
+  if (e.TOKEN_HASH_SECRET_PREVIOUS !== undefined && e.TOKEN_HASH_SECRET === undefined)
+    issues.push({
+      variable: 'TOKEN_HASH_SECRET_PREVIOUS',
+      problem:
+        'is set while TOKEN_HASH_SECRET is not: a rotation of TOKEN_HASH_SECRET needs both set (the current value in TOKEN_HASH_SECRET, the one being rotated out here)',
+    });
   const previous = e.KEY_ENCRYPTION_SECRET_PREVIOUS;
-  if (previous === undefined || previous === e.KEY_ENCRYPTION_SECRET) return;
+  if (previous === undefined || previous === e.KEY_ENCRYPTION_SECRET) return issues;
   if (e.TOKEN_HASH_SECRET === undefined) {
-    throw new ConfigError([
-      {
-        variable: 'TOKEN_HASH_SECRET',
-        problem:
-          'is required while KEY_ENCRYPTION_SECRET_PREVIOUS is set (unset, it is derived from KEY_ENCRYPTION_SECRET and would change with it): pin it first to what `tap token-hash-secret` prints with KEY_ENCRYPTION_SECRET set to the previous secret',
-      },
-    ]);
+    issues.push({
+      variable: 'TOKEN_HASH_SECRET',
+      problem:
+        'is required while KEY_ENCRYPTION_SECRET_PREVIOUS is set (unset, it is derived from KEY_ENCRYPTION_SECRET and would change with it): pin it first to what `tap token-hash-secret` prints with KEY_ENCRYPTION_SECRET set to the previous secret',
+    });
+  } else if (e.TOKEN_HASH_SECRET === deriveTokenHashSecret(e.KEY_ENCRYPTION_SECRET)) {
+    issues.push({
+      variable: 'TOKEN_HASH_SECRET',
+      problem:
+        'is the value derived from the new KEY_ENCRYPTION_SECRET; pin the one derived from the previous secret (KEY_ENCRYPTION_SECRET_PREVIOUS), which the stored hashes were made with',
+    });
   }
-  if (e.TOKEN_HASH_SECRET === deriveTokenHashSecret(e.KEY_ENCRYPTION_SECRET)) {
-    throw new ConfigError([
-      {
-        variable: 'TOKEN_HASH_SECRET',
-        problem:
-          'is the value derived from the new KEY_ENCRYPTION_SECRET; pin the one derived from the previous secret (KEY_ENCRYPTION_SECRET_PREVIOUS), which the stored hashes were made with',
-      },
-    ]);
-  }
+  return issues;
 }

@@ -14,6 +14,21 @@ describe('keyed hashes', () => {
     expect(createKeyedHasher('t'.repeat(32)).digest('refresh-token', value)).not.toBe(digest);
   });
 
+  it('hash under the previous secret only on request, and only while one is configured', () => {
+    const value = randomSecret();
+    const rotating = createKeyedHasher('t'.repeat(32), 's'.repeat(32));
+    expect(rotating.digest('client-secret', value)).toBe(
+      createKeyedHasher('t'.repeat(32)).digest('client-secret', value),
+    );
+    expect(rotating.previousDigest('client-secret', value)).toBe(hasher.digest('client-secret', value));
+    expect(hasher.previousDigest('client-secret', value)).toBeUndefined();
+    expect(
+      createKeyedHasher('s'.repeat(32), 's'.repeat(32)).previousDigest('client-secret', value),
+    ).toBeUndefined();
+    expect(rotating.secretId).not.toBe(hasher.secretId);
+    expect(rotating.secretId).not.toContain('tttt');
+  });
+
   it('compare digests of any length without throwing', () => {
     expect(hasher.equal('abc', 'abc')).toBe(true);
     expect(hasher.equal('abc', 'abd')).toBe(false);

@@ -5,6 +5,8 @@ export type HashPurpose = 'refresh-token' | 'refresh-token-child' | 'client-secr
 
 const HKDF_SALT = 'tap-identity-v1';
 const SUBKEY_BYTES = 32;
+const SECRET_ID_LABEL = 'token-hash-secret-id';
+const SECRET_ID_BYTES = 12;
 
 /**
  * HMAC-SHA256 under a server secret, for bearer artefacts that are long and random (refresh
@@ -13,27 +15,33 @@ const SUBKEY_BYTES = 32;
  * stolen database useless without the secret (Hydra stores only such signatures too).
  */
 export interface KeyedHasher {
-  /** base64url HMAC of `value` under the purpose's subkey. */
+  /** base64url HMAC of `value` under the purpose's subkey of the current secret: what is stored. */
   digest(purpose: HashPurpose, value: string): string;
+  /**
+   * The same under TOKEN_HASH_SECRET_PREVIOUS while it is being rotated out, else undefined: what
+   * a value stored before the rotation was hashed with. Never used to hash anything new.
+   */
+  previousDigest(purpose: HashPurpose, value: string): string | undefined;
+  /**
+   * Names the current secret without revealing it (HKDF under its own label), stored next to a
+   * client's secret hash so the clients not yet re-hashed under the current secret can be counted.
+   */
+  readonly secretId: string;
   /** Constant-time comparison of two digests (equal length or not). */
   equal(a: string, b: string): boolean;
 }
 
-/** Builds the hasher; the subkeys are derived once with HKDF-SHA256 from `secret`. */
-export function createKeyedHasher(secret: string): KeyedHasher {
-  const subkeys = new Map<HashPurpose, Buffer>();
-  const subkey = (purpose: HashPurpose): Buffer => {
-    let key = subkeys.get(purpose);
-    if (!key) {
-      key = Buffer.from(hkdfSync('sha256', secret, HKDF_SALT, purpose, SUBKEY_BYTES));
-      subkeys.set(purpose, key);
-    }
-    return key;
-  };
+/**
+ * Builds the hasher; the subkeys are derived once with HKDF-SHA256 from `secret` (and from
+ * `previous`, when one is given that differs from `secret`).
+ */
+export function createKeyedHasher(secret: string, previous?: string): KeyedHasher {
+  const current = hmacUnder(secret);
+  const before = previous === undefined || previous === secret ? undefined : hmacUnder(previous);
   return {
-    digest(purpose, value) {
-      return createHmac('sha256', subkey(purpose)).update(value, 'utf8').digest('base64url');
-    },
+    digest: current,
+    previousDigest: (purpose, value) => before?.(purpose, value),
+    secretId: tokenHashSecretId(secret),
     equal(a, b) {
       const left = Buffer.from(a, 'utf8');
       const right = Buffer.from(b, 'utf8');
@@ -45,6 +53,26 @@ export function createKeyedHasher(secret: string): KeyedHasher {
       return timingSafeEqual(left, right);
     },
   };
+}
+
+/** The identifier stored with a client's secret hash: which secret made it. */
+export function tokenHashSecretId(secret: string): string {
+  return Buffer.from(hkdfSync('sha256', secret, HKDF_SALT, SECRET_ID_LABEL, SECRET_ID_BYTES)).toString(
+    'base64url',
+  );
+}
+
+function hmacUnder(secret: string): (purpose: HashPurpose, value: string) => string {
+  const subkeys = new Map<HashPurpose, Buffer>();
+  const subkey = (purpose: HashPurpose): Buffer => {
+    let key = subkeys.get(purpose);
+    if (!key) {
+      key = Buffer.from(hkdfSync('sha256', secret, HKDF_SALT, purpose, SUBKEY_BYTES));
+      subkeys.set(purpose, key);
+    }
+    return key;
+  };
+  return (purpose, value) => createHmac('sha256', subkey(purpose)).update(value, 'utf8').digest('base64url');
 }
 
 /** `bytes` random bytes as base64url (256 bits by default): refresh tokens, client secrets, passwords. */

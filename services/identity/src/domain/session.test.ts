@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { formatRefreshToken, parseRefreshToken } from './refresh-token.js';
-import { classifyPresentation, type Session } from './session.js';
+import { classifyPresentation, currentChildIndex, type Session } from './session.js';
 
 const at = new Date('2026-11-21T12:00:00Z');
 const policy = { reuseGraceMs: 30_000, maxGraceUses: 3 };
@@ -24,18 +24,18 @@ const later = (ms: number) => new Date(at.getTime() + ms);
 describe('classifyPresentation', () => {
   it('honours the immediate parent inside the window while its child is current', () => {
     expect(
-      classifyPresentation(session, { hash: 'parent', childHash: 'child' }, later(30_000), policy, equal),
+      classifyPresentation(session, [{ hash: 'parent', childHash: 'child' }], later(30_000), policy, equal),
     ).toBe('GRACE');
   });
 
   it('calls it reuse after the window, after the grace uses, or once the child was exchanged', () => {
     expect(
-      classifyPresentation(session, { hash: 'parent', childHash: 'child' }, later(30_001), policy, equal),
+      classifyPresentation(session, [{ hash: 'parent', childHash: 'child' }], later(30_001), policy, equal),
     ).toBe('REUSE');
     expect(
       classifyPresentation(
         { ...session, graceUses: 3 },
-        { hash: 'parent', childHash: 'child' },
+        [{ hash: 'parent', childHash: 'child' }],
         at,
         policy,
         equal,
@@ -44,13 +44,13 @@ describe('classifyPresentation', () => {
     expect(
       classifyPresentation(
         { ...session, currentHash: 'grandchild' },
-        { hash: 'parent', childHash: 'child' },
+        [{ hash: 'parent', childHash: 'child' }],
         at,
         policy,
         equal,
       ),
     ).toBe('REUSE');
-    expect(classifyPresentation(session, { hash: 'ancestor', childHash: 'x' }, at, policy, equal)).toBe(
+    expect(classifyPresentation(session, [{ hash: 'ancestor', childHash: 'x' }], at, policy, equal)).toBe(
       'REUSE',
     );
   });
@@ -59,20 +59,35 @@ describe('classifyPresentation', () => {
     expect(
       classifyPresentation(
         { ...session, revokedAt: at, revokedReason: 'logout' },
-        { hash: 'parent', childHash: 'child' },
+        [{ hash: 'parent', childHash: 'child' }],
         at,
         policy,
         equal,
       ),
     ).toBe('REVOKED');
-    expect(classifyPresentation(session, { hash: 'child', childHash: 'x' }, at, policy, equal)).toBe(
+    expect(classifyPresentation(session, [{ hash: 'child', childHash: 'x' }], at, policy, equal)).toBe(
       'EXPIRED',
     );
   });
 
+  it('honours a parent stored under the previous secret whose child was derived under either secret', () => {
+    const parentUnderPrevious = { ...session, previousHash: 'parent-a', currentHash: 'child-b' };
+    const views = [
+      { hash: 'parent-b', childHash: 'child-b' },
+      { hash: 'parent-a', childHash: 'child-a' },
+    ];
+    expect(classifyPresentation(parentUnderPrevious, views, at, policy, equal)).toBe('GRACE');
+    expect(currentChildIndex(parentUnderPrevious, views, equal)).toBe(0);
+    const childUnderPrevious = { ...session, previousHash: 'parent-b', currentHash: 'child-a' };
+    expect(classifyPresentation(childUnderPrevious, views, at, policy, equal)).toBe('GRACE');
+    expect(currentChildIndex(childUnderPrevious, views, equal)).toBe(1);
+    // Without the previous secret's view, a family last rotated under it is not recognised.
+    expect(classifyPresentation(childUnderPrevious, views.slice(0, 1), at, policy, equal)).toBe('REUSE');
+  });
+
   it('never honours a first token (no parent yet)', () => {
     const fresh = { ...session, previousHash: null, rotatedAt: null };
-    expect(classifyPresentation(fresh, { hash: 'other', childHash: 'child' }, at, policy, equal)).toBe(
+    expect(classifyPresentation(fresh, [{ hash: 'other', childHash: 'child' }], at, policy, equal)).toBe(
       'REUSE',
     );
   });

@@ -54,25 +54,51 @@ export interface RefreshPolicy {
 }
 
 /**
- * Classifies a token of `session` that the rotating write did not accept. `hash` is the
- * presented token's keyed hash, `childHash` the hash of the child derived from it; `equal`
- * compares digests in constant time.
+ * A presented refresh token as each configured secret sees it: its keyed hash, and the hash of
+ * the child that secret derives from it. The current secret comes first; a second entry exists
+ * only while TOKEN_HASH_SECRET_PREVIOUS is set, for a family last rotated under that secret.
+ */
+export type PresentedToken = readonly { readonly hash: string; readonly childHash: string }[];
+
+/**
+ * Classifies a token of `session` that the rotating write did not accept; `equal` compares
+ * digests in constant time. Every configured secret's view is compared (none short-circuits):
+ * the parent may have been stored under one secret and its child derived under another.
  */
 export function classifyPresentation(
   session: Session,
-  presented: { hash: string; childHash: string },
+  presented: PresentedToken,
   now: Date,
   policy: RefreshPolicy,
   equal: (a: string, b: string) => boolean,
 ): Presentation {
   if (session.revokedAt) return 'REVOKED';
-  if (equal(session.currentHash, presented.hash)) return 'EXPIRED';
-  const isParent = session.previousHash !== null && equal(session.previousHash, presented.hash);
+  const hashes = presented.map((view) => view.hash);
+  if (matchesAny(session.currentHash, hashes, equal)) return 'EXPIRED';
+  const isParent = session.previousHash !== null && matchesAny(session.previousHash, hashes, equal);
   const inWindow =
     session.rotatedAt !== null && now.getTime() - session.rotatedAt.getTime() <= policy.reuseGraceMs;
   // Only while its child is still the current token: once the child was exchanged too, the
   // parent is two generations old and presenting it is reuse.
-  const childIsCurrent = equal(session.currentHash, presented.childHash);
+  const childIsCurrent = currentChildIndex(session, presented, equal) >= 0;
   if (isParent && inWindow && childIsCurrent && session.graceUses < policy.maxGraceUses) return 'GRACE';
   return 'REUSE';
+}
+
+/** Which view's child is the session's current token (the one a grace answer hands back again), or -1. */
+export function currentChildIndex(
+  session: Session,
+  presented: PresentedToken,
+  equal: (a: string, b: string) => boolean,
+): number {
+  let found = -1;
+  for (const [index, view] of presented.entries())
+    if (equal(session.currentHash, view.childHash) && found < 0) found = index;
+  return found;
+}
+
+function matchesAny(stored: string, candidates: readonly string[], equal: (a: string, b: string) => boolean) {
+  let matched = false;
+  for (const candidate of candidates) matched = equal(stored, candidate) || matched;
+  return matched;
 }

@@ -112,7 +112,16 @@ export function checkSignUpInput(input: {
 export async function redeemMagicLink(ctx: IdentityContext, token: string): Promise<RedeemOutcome> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 128) throw invalidOrExpired();
   const hash = hashOf(ctx, token);
-  const intent = await ctx.locks.run(`magic-link:${hash}`, () => ctx.magicLinks.consume(hash, ctx.now()));
+  // A link made under TOKEN_HASH_SECRET_PREVIOUS (they live 15 minutes) is stored under that
+  // secret's hash: one more lookup, only when the first finds nothing and a previous secret is set.
+  const previousHash = ctx.hasher.previousDigest('magic-link', token);
+  const intent = await ctx.locks.run(`magic-link:${hash}`, async () => {
+    const now = ctx.now();
+    const found = await ctx.magicLinks.consume(hash, now);
+    return (
+      found ?? (previousHash === undefined ? undefined : await ctx.magicLinks.consume(previousHash, now))
+    );
+  });
   if (!intent) throw invalidOrExpired();
   if (intent.kind === 'sign-in' || intent.kind === 'link') {
     const user = await ctx.users.findInTenant(intent.tenantId, intent.userId);

@@ -1,6 +1,7 @@
 import { randomSecret } from '../crypto/keyed-hash.js';
 import { identityErrors } from '../domain/errors.js';
 import { grantScopes, newOAuthClient, type OAuthClient } from '../domain/oauth-client.js';
+import type { StoredSecretHash } from '../store/oauth-clients-repository.js';
 import type { IdentityContext } from './context.js';
 
 /** A client with the secret that was just made for it: the only time the secret is seen. */
@@ -12,9 +13,13 @@ export interface ClientWithSecret {
 /** Client ids and secrets are short; longer input is not looked up (it cannot match). */
 const MAX_CREDENTIAL_LENGTH = 200;
 
-function newSecret(ctx: IdentityContext): { clientSecret: string; secretHash: string } {
+function newSecret(ctx: IdentityContext): { clientSecret: string; hash: StoredSecretHash } {
   const clientSecret = randomSecret();
-  return { clientSecret, secretHash: ctx.hasher.digest('client-secret', clientSecret) };
+  return { clientSecret, hash: hashUnderCurrentSecret(ctx, clientSecret) };
+}
+
+function hashUnderCurrentSecret(ctx: IdentityContext, clientSecret: string): StoredSecretHash {
+  return { secretHash: ctx.hasher.digest('client-secret', clientSecret), hashSecretId: ctx.hasher.secretId };
 }
 
 /** A new client for `tenantId` with a new secret (shown to the caller once). */
@@ -25,8 +30,8 @@ export async function createClient(
 ): Promise<ClientWithSecret> {
   const client = newOAuthClient(input, { clientId: ctx.newId(), tenantId, secretId: ctx.newId() }, ctx.now());
   if (!(await ctx.tenants.findById(tenantId))) throw identityErrors.create('TENANT_NOT_FOUND');
-  const { clientSecret, secretHash } = newSecret(ctx);
-  await ctx.clients.insert(client, secretHash);
+  const { clientSecret, hash } = newSecret(ctx);
+  await ctx.clients.insert(client, hash);
   return { client, clientSecret };
 }
 
@@ -44,12 +49,12 @@ export async function rotateClientSecret(
     const current = await ctx.clients.find(tenantId, clientId);
     if (!current) throw identityErrors.create('OAUTH_CLIENT_NOT_FOUND');
     await ctx.revoker.revoke([current.secretId]);
-    const { clientSecret, secretHash } = newSecret(ctx);
+    const { clientSecret, hash } = newSecret(ctx);
     const client = await ctx.clients.replaceSecret(
       tenantId,
       clientId,
       current.secretId,
-      { secretHash, secretId: ctx.newId() },
+      { ...hash, secretId: ctx.newId() },
       ctx.now(),
     );
     if (!client) throw identityErrors.create('OAUTH_CLIENT_ROTATION_CONFLICT');
@@ -73,7 +78,9 @@ export async function deleteClient(ctx: IdentityContext, tenantId: string, clien
 
 /**
  * The client credentials grant. An unknown client and a wrong secret cost the same (one lookup,
- * one HMAC) and fail the same way; the scope is checked only once the client is authenticated.
+ * one HMAC per configured secret) and fail the same way; the scope is checked only once the
+ * client is authenticated. A secret whose stored hash was made under TOKEN_HASH_SECRET_PREVIOUS
+ * is re-hashed under the current secret here, the one moment its plaintext is in hand.
  */
 export async function issueClientToken(
   ctx: IdentityContext,
@@ -83,13 +90,26 @@ export async function issueClientToken(
     input.clientId.length <= MAX_CREDENTIAL_LENGTH
       ? ctx.clients.findCredentials(input.clientId)
       : Promise.resolve(undefined);
-  const presented = ctx.hasher.digest(
-    'client-secret',
-    input.clientSecret.slice(0, MAX_CREDENTIAL_LENGTH + 1),
-  );
+  const presentedSecret = input.clientSecret.slice(0, MAX_CREDENTIAL_LENGTH + 1);
+  const presented = ctx.hasher.digest('client-secret', presentedSecret);
+  const presentedBefore = ctx.hasher.previousDigest('client-secret', presentedSecret);
   const found = await lookup;
-  const authenticated = found !== undefined && ctx.hasher.equal(found.secretHash, presented);
-  if (!found || !authenticated) throw identityErrors.create('CLIENT_AUTH_FAILED');
+  // Both comparisons always run: the time does not tell which secret the stored hash is under.
+  const underCurrent = found !== undefined && ctx.hasher.equal(found.secretHash, presented);
+  const underPrevious =
+    found !== undefined &&
+    presentedBefore !== undefined &&
+    ctx.hasher.equal(found.secretHash, presentedBefore);
+  if (!found || !(underCurrent || underPrevious)) throw identityErrors.create('CLIENT_AUTH_FAILED');
+  if (!underCurrent)
+    await ctx.locks.run(`client:${found.client.clientId}`, () =>
+      ctx.clients.rehashSecret(
+        found.client.clientId,
+        found.client.secretId,
+        found.secretHash,
+        hashUnderCurrentSecret(ctx, presentedSecret),
+      ),
+    );
   const { client } = found;
   const scopes = grantScopes(input.scope, client.scopes);
   const now = ctx.now();

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { randomSecret } from '../crypto/keyed-hash.js';
+import { randomSecret, type HashPurpose } from '../crypto/keyed-hash.js';
 import { identityErrors } from '../domain/errors.js';
 import { formatRefreshToken, parseRefreshToken } from '../domain/refresh-token.js';
 import { scopesForRole } from '../domain/roles.js';
 import {
   classifyPresentation,
+  currentChildIndex,
   REFRESH_TOKEN_TTL_MS,
+  type PresentedToken,
   type RevocationReason,
   type Session,
   type SessionChannel,
@@ -91,20 +93,20 @@ export async function refresh(
   const parts = parseRefreshToken(refreshToken);
   if (!parts) throw invalidRefreshToken();
   const now = ctx.now();
-  const hash = ctx.hasher.digest('refresh-token', refreshToken);
-  const child = formatRefreshToken({
-    sessionId: parts.sessionId,
-    secret: ctx.hasher.digest('refresh-token-child', refreshToken),
-  });
-  const childHash = ctx.hasher.digest('refresh-token', child);
-  const session = await ctx.locks.run(`session:${parts.sessionId}`, async () => {
+  const views = viewsOf(ctx, parts.sessionId, refreshToken);
+  const [current] = views;
+  const { session, child } = await ctx.locks.run(`session:${parts.sessionId}`, async () => {
+    // The child is always derived and hashed under the current secret, also when the parent was
+    // stored under the previous one: nothing new is hashed with a secret being rotated out.
     const rotated = await ctx.sessions.rotate(
       parts.sessionId,
-      hash,
-      { hash: childHash, expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS) },
+      [current.hash, ...views.slice(1).map((view) => view.hash)],
+      { hash: current.childHash, expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS) },
       now,
     );
-    return rotated ?? (await settleNotCurrent(ctx, parts.sessionId, { hash, childHash }, now));
+    return rotated
+      ? { session: rotated, child: current.child }
+      : await settleNotCurrent(ctx, parts.sessionId, views, now);
   });
   // A cookie session's refresh token is HttpOnly: seen on the bearer endpoint (or the reverse)
   // it was lifted from where it belongs, so the family ends as on reuse.
@@ -120,26 +122,52 @@ export async function refresh(
   return { ...(await signFor(ctx, user, session.id, now)), refreshToken: child, user };
 }
 
-/** A token the rotating write refused: honour the grace window, or revoke the family on reuse. */
+type TokenView = PresentedToken[number] & { readonly child: string };
+
+/**
+ * The presented token under the current secret and, while TOKEN_HASH_SECRET_PREVIOUS is set,
+ * under the previous one: its hash, the child that secret derives from it, and the child's hash.
+ */
+function viewsOf(
+  ctx: IdentityContext,
+  sessionId: string,
+  refreshToken: string,
+): readonly [TokenView, ...TokenView[]] {
+  const viewUnder = (digest: (purpose: HashPurpose, value: string) => string): TokenView => {
+    const child = formatRefreshToken({ sessionId, secret: digest('refresh-token-child', refreshToken) });
+    return { hash: digest('refresh-token', refreshToken), child, childHash: digest('refresh-token', child) };
+  };
+  const current = viewUnder(ctx.hasher.digest);
+  if (ctx.hasher.previousDigest('refresh-token', refreshToken) === undefined) return [current];
+  // A previous secret is configured (checked just above), so no digest below is undefined.
+  return [current, viewUnder((purpose, value) => ctx.hasher.previousDigest(purpose, value) ?? '')];
+}
+
+/**
+ * A token the rotating write refused: honour the grace window, or revoke the family on reuse.
+ * A grace answer hands back the child that is current, under whichever secret derived it (a
+ * replica still on the previous secret may have made it during a roll).
+ */
 async function settleNotCurrent(
   ctx: IdentityContext,
   sessionId: string,
-  presented: { hash: string; childHash: string },
+  views: readonly TokenView[],
   now: Date,
-): Promise<Session> {
+): Promise<{ session: Session; child: string }> {
   // Twice at most: a grace write can lose a race with a rotation, and then the answer changes.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const session = await ctx.sessions.find(sessionId);
     if (!session) throw invalidRefreshToken();
-    const verdict = classifyPresentation(session, presented, now, ctx.refreshPolicy, ctx.hasher.equal);
-    if (verdict === 'GRACE') {
+    const verdict = classifyPresentation(session, views, now, ctx.refreshPolicy, ctx.hasher.equal);
+    const current = views[currentChildIndex(session, views, ctx.hasher.equal)];
+    if (verdict === 'GRACE' && current && session.previousHash !== null) {
       const honoured = await ctx.sessions.honourGrace(
         sessionId,
-        presented.hash,
-        presented.childHash,
+        session.previousHash,
+        current.childHash,
         ctx.refreshPolicy.maxGraceUses,
       );
-      if (honoured) return honoured;
+      if (honoured) return { session: honoured, child: current.child };
       continue;
     }
     if (verdict === 'REUSE') await revokeHeld(ctx, [sessionId], 'reuse');

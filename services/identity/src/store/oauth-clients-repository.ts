@@ -9,6 +9,11 @@ interface ClientDocument {
   scopes: Scope[];
   /** Keyed hash (HMAC-SHA256) of the secret; the secret itself is shown once and never stored. */
   secretHash: string;
+  /**
+   * Which TOKEN_HASH_SECRET made `secretHash`, by its identifier (never the secret): the clients
+   * not re-hashed yet during a rotation of that secret can be counted. Absent on older documents.
+   */
+  hashSecretId?: string;
   secretId: string;
   secretRotatedAt: Date;
   createdAt: Date;
@@ -16,12 +21,26 @@ interface ClientDocument {
   deletedAt: Date | null;
 }
 
+/** A client secret's keyed hash and the identifier of the secret that keyed it. */
+export interface StoredSecretHash {
+  readonly secretHash: string;
+  readonly hashSecretId: string;
+}
+
 /** OAuth clients, one document each. */
 export interface OAuthClientsRepository {
   ensureIndexes(): Promise<void>;
-  insert(client: OAuthClient, secretHash: string): Promise<void>;
+  insert(client: OAuthClient, hash: StoredSecretHash): Promise<void>;
   /** The client and its secret hash, for the token endpoint (the tenant comes from the client). */
   findCredentials(clientId: string): Promise<{ client: OAuthClient; secretHash: string } | undefined>;
+  /**
+   * Replaces the hash of the same secret with one under another TOKEN_HASH_SECRET, only while
+   * the secret (`secretId`) and its stored hash are still those that were checked, so a
+   * rotation or deletion that came first is never undone. Whether it replaced it.
+   */
+  rehashSecret(clientId: string, secretId: string, fromHash: string, to: StoredSecretHash): Promise<boolean>;
+  /** How many live clients have a secret hash not made under `hashSecretId` (or not marked). */
+  countHashedUnderOtherSecret(hashSecretId: string): Promise<number>;
   find(tenantId: string, clientId: string): Promise<OAuthClient | undefined>;
   listByTenant(tenantId: string): Promise<OAuthClient[]>;
   /**
@@ -32,7 +51,7 @@ export interface OAuthClientsRepository {
     tenantId: string,
     clientId: string,
     expectedSecretId: string,
-    next: { secretHash: string; secretId: string },
+    next: StoredSecretHash & { secretId: string },
     now: Date,
   ): Promise<OAuthClient | undefined>;
   /**
@@ -61,13 +80,14 @@ export function oauthClientsRepository(db: Db): OAuthClientsRepository {
     async ensureIndexes() {
       await clients.createIndex({ tenantId: 1 }, { name: 'tenant' });
     },
-    async insert(client, secretHash) {
+    async insert(client, { secretHash, hashSecretId }) {
       await clients.insertOne({
         _id: client.clientId,
         tenantId: client.tenantId,
         name: client.name,
         scopes: [...client.scopes],
         secretHash,
+        hashSecretId,
         secretId: client.secretId,
         secretRotatedAt: client.secretRotatedAt,
         createdAt: client.createdAt,
@@ -82,6 +102,17 @@ export function oauthClientsRepository(db: Db): OAuthClientsRepository {
         ? { client: toClient(doc), secretHash: doc.secretHash }
         : undefined;
     },
+    async rehashSecret(clientId, secretId, fromHash, to) {
+      const result = await clients.updateOne(
+        { _id: clientId, secretId, secretHash: fromHash, deletedAt: null },
+        { $set: { secretHash: to.secretHash, hashSecretId: to.hashSecretId } },
+      );
+      return result.modifiedCount === 1;
+    },
+    async countHashedUnderOtherSecret(hashSecretId) {
+      // A scan, run once at start and only while a previous secret is configured.
+      return clients.countDocuments({ deletedAt: null, hashSecretId: { $ne: hashSecretId } });
+    },
     async find(tenantId, clientId) {
       const doc = await clients.findOne({ _id: clientId, tenantId, deletedAt: null });
       return doc ? toClient(doc) : undefined;
@@ -93,7 +124,14 @@ export function oauthClientsRepository(db: Db): OAuthClientsRepository {
     async replaceSecret(tenantId, clientId, expectedSecretId, next, now) {
       const doc = await clients.findOneAndUpdate(
         { _id: clientId, tenantId, secretId: expectedSecretId, deletedAt: null },
-        { $set: { secretHash: next.secretHash, secretId: next.secretId, secretRotatedAt: now } },
+        {
+          $set: {
+            secretHash: next.secretHash,
+            hashSecretId: next.hashSecretId,
+            secretId: next.secretId,
+            secretRotatedAt: now,
+          },
+        },
         { returnDocument: 'after' },
       );
       return doc ? toClient(doc) : undefined;

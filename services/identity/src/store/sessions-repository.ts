@@ -11,12 +11,14 @@ export interface SessionsRepository {
   insert(session: Session): Promise<void>;
   find(sessionId: string): Promise<Session | undefined>;
   /**
-   * The rotation, as one compare-and-set: succeeds only while `presentedHash` is the current,
+   * The rotation, as one compare-and-set: succeeds only while the presented token is the current,
    * unexpired token of a session that is not revoked. Concurrent exchanges of one token: one wins.
+   * `presentedHashes` are the token's hashes under the current secret and, while one is being
+   * rotated out, the previous one; the first (the current secret's) becomes `previousHash`.
    */
   rotate(
     sessionId: string,
-    presentedHash: string,
+    presentedHashes: readonly [string, ...string[]],
     next: { hash: string; expiresAt: Date },
     now: Date,
   ): Promise<Session | undefined>;
@@ -53,16 +55,18 @@ export function sessionsRepository(db: Db): SessionsRepository {
       const doc = await sessions.findOne({ _id: sessionId });
       return doc ? toSession(doc) : undefined;
     },
-    async rotate(sessionId, presentedHash, next, now) {
+    async rotate(sessionId, presentedHashes, next, now) {
       // Equality on a keyed hash: a timing difference could only reveal how much of an HMAC of
-      // the caller's own input matches, which is worthless without the key.
+      // the caller's own input matches, which is worthless without the key. Both secrets' hashes
+      // in one filter: a rotation costs no extra round trip while a secret is rotated out.
+      const currentHash = presentedHashes.length === 1 ? presentedHashes[0] : { $in: [...presentedHashes] };
       const doc = await sessions.findOneAndUpdate(
-        { _id: sessionId, currentHash: presentedHash, revokedAt: null, currentExpiresAt: { $gt: now } },
+        { _id: sessionId, currentHash, revokedAt: null, currentExpiresAt: { $gt: now } },
         {
           $set: {
             currentHash: next.hash,
             currentExpiresAt: next.expiresAt,
-            previousHash: presentedHash,
+            previousHash: presentedHashes[0],
             rotatedAt: now,
             graceUses: 0,
           },

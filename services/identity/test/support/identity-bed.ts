@@ -21,6 +21,7 @@ export const GRACE_MS = 30_000;
 export interface ReplicaOptions {
   readonly tokens?: Partial<IdentityDeps['config']['tokens']>;
   readonly tokenHashSecret?: string;
+  readonly tokenHashSecretPrevious?: string;
   readonly operatorTokenPrevious?: string;
   readonly logger?: Logger;
 }
@@ -71,6 +72,7 @@ export async function openIdentityBed(label: string, options: ReplicaOptions = {
         operatorToken: OPERATOR_TOKEN,
         operatorTokenPrevious: replica.operatorTokenPrevious,
         tokenHashSecret: replica.tokenHashSecret,
+        tokenHashSecretPrevious: replica.tokenHashSecretPrevious,
         revocationKeyPrefix: revocationPrefix,
         sessions: { refreshReuseGraceMs: GRACE_MS },
       },
