@@ -1,4 +1,4 @@
 export { authErrors } from './errors.js';
 export { authenticate } from './authenticate.js';
 export { operatorTokens, requireOperator } from './operator.js';
-export { identityJwksFetcher } from './identity-jwks.js';
+export { identityJwksFetcher, identityTokenVerifier } from './identity-jwks.js';

@@ -4,9 +4,8 @@ import { contracts, type ProductEvent } from '@tap/contracts';
 import { createEventPublisher, type DurableConsumer } from '@tap/events';
 import { createClient, DependencyUnavailableError, setRpcObserver } from '@tap/grpc-kit';
 import { createMongoDependency, createNatsDependency, Readiness, runGrpcService } from '@tap/runtime';
-import { identityJwksFetcher } from '@tap/service-auth';
+import { identityTokenVerifier } from '@tap/service-auth';
 import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry, watchConsumer } from '@tap/telemetry';
-import { createTokenVerifier } from '@tap/tokens';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -26,13 +25,8 @@ const mongo = createMongoDependency({
   logger,
 });
 const nats = createNatsDependency({ servers: config.nats.url, name: 'adoption', readiness, logger });
-const jwks = identityJwksFetcher(config.identityAddress);
-// A failed periodic refetch keeps the last key set: say so, as the keys may be going stale.
-const verifier = createTokenVerifier({
-  ...config.tokens,
-  fetchJwks: jwks.fetch,
-  onRefreshError: (err) => logger.warn({ err }, 'JWKS refresh failed; verifying with the last key set'),
-});
+const jwks = identityTokenVerifier(config.identityAddress, config.tokens, logger);
+const verifier = jwks.verifier;
 const entitlements = createClient(contracts().entitlements.EntitlementsService, config.entitlementsAddress);
 
 const publish = async (event: ProductEvent) => {
@@ -84,7 +78,6 @@ await runGrpcService({
       name: 'grpc clients',
       run: async () => {
         entitlements.close();
-        verifier.close();
         jwks.close();
       },
     },

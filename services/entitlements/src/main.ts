@@ -3,9 +3,8 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import type { DurableConsumer } from '@tap/events';
 import { setRpcObserver } from '@tap/grpc-kit';
 import { createMongoDependency, createNatsDependency, Readiness, runGrpcService } from '@tap/runtime';
-import { identityJwksFetcher } from '@tap/service-auth';
+import { identityTokenVerifier } from '@tap/service-auth';
 import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry, watchConsumer } from '@tap/telemetry';
-import { createTokenVerifier } from '@tap/tokens';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { CleanupJob } from './jobs/cleanup-job.js';
@@ -26,13 +25,8 @@ const mongo = createMongoDependency({
   logger,
 });
 const nats = createNatsDependency({ servers: config.nats.url, name: 'entitlements', readiness, logger });
-const jwks = identityJwksFetcher(config.identityAddress);
-// A failed periodic refetch keeps the last key set: say so, as the keys may be going stale.
-const verifier = createTokenVerifier({
-  ...config.tokens,
-  fetchJwks: jwks.fetch,
-  onRefreshError: (err) => logger.warn({ err }, 'JWKS refresh failed; verifying with the last key set'),
-});
+const jwks = identityTokenVerifier(config.identityAddress, config.tokens, logger);
+const verifier = jwks.verifier;
 const app = buildApp({ config, db: mongo.db, verifier, logger });
 let consumer: DurableConsumer | undefined;
 let cleanup: CleanupJob | undefined;
@@ -70,7 +64,6 @@ await runGrpcService({
     {
       name: 'identity client',
       run: async () => {
-        verifier.close();
         jwks.close();
       },
     },

@@ -1,7 +1,7 @@
 import { loadConfigOrExit } from '@tap/config';
 import { createHealthChecker, setRpcObserver } from '@tap/grpc-kit';
 import { installGracefulShutdown, Readiness, startHealthServer } from '@tap/runtime';
-import { identityJwksFetcher } from '@tap/service-auth';
+import { identityTokenVerifier } from '@tap/service-auth';
 import {
   countLimiterDecisions,
   createLogger,
@@ -12,7 +12,7 @@ import {
   startTelemetry,
 } from '@tap/telemetry';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
-import { createTokenVerifier, createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
+import { createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
 import { buildApp } from './app.js';
 import { redisSsoStateStore } from './sso-states.js';
 import { closeGracefully } from './http/close-gracefully.js';
@@ -30,16 +30,10 @@ setRpcObserver(rpcMetricsObserver);
 const readiness = new Readiness();
 
 const clients = createServiceClients(config.services);
-const jwks = identityJwksFetcher(config.services.identity);
-// A failed periodic refetch keeps the last key set: say so, as the keys may be going stale.
-const tokenVerifier = createTokenVerifier({
-  ...config.tokens,
-  fetchJwks: jwks.fetch,
-  onRefreshError: (err) => logger.warn({ err }, 'JWKS refresh failed; verifying with the last key set'),
-});
+const jwks = identityTokenVerifier(config.services.identity, config.tokens, logger);
 // A client reuses its token for 15 minutes: verify it once (revocation is still checked per request),
 // for as long as its key stays in the key set.
-const verifier = createVerificationCache(tokenVerifier);
+const verifier = createVerificationCache(jwks.verifier);
 const checkers = Object.entries(config.services).map(([name, address]) => {
   const checker = createHealthChecker(address);
   readiness.register(name, () => checker.check());
@@ -96,7 +90,6 @@ installGracefulShutdown({
       name: 'grpc clients',
       run: async () => {
         clients.close();
-        tokenVerifier.close();
         jwks.close();
         for (const checker of checkers) checker.close();
       },
