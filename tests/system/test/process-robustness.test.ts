@@ -58,6 +58,26 @@ describe('hostile input against the real processes', () => {
     expect(await allowed.json()).toMatchObject({ success: true, data: { allowed: true } });
   });
 
+  it('answers a long or non-ASCII client_id at the token endpoint with 401, never 500', async () => {
+    for (const clientId of ['x'.repeat(600), 'ä'.repeat(300), 'client \u0000 😀']) {
+      const response = await fetch(`${stack.base}/api/v1/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: clientId,
+          client_secret: 's',
+        }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect([clientId.slice(0, 10), response.status, await response.json()]).toMatchObject([
+        clientId.slice(0, 10),
+        401,
+        { error: 'invalid_client' },
+      ]);
+    }
+  });
+
   it('says on the public /readyz that entitlements is down while it is dead, and nothing more', async () => {
     const entitlements = stack.process('entitlements');
     entitlements.child.kill('SIGKILL');
