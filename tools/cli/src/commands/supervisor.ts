@@ -94,7 +94,7 @@ export function superviseProcess(options: {
       const delay = restartDelayMs(attempt, policy);
       const how = signal ? `signal ${signal}` : `exit code ${String(code)}`;
       options.output.err.write(
-        `[stack] !!! ${options.name} DIED (${how}); restart #${restarts} in ${(delay / 1_000).toFixed(1)} s !!!\n`,
+        `[stack] !!! ${options.name} DIED (${how}); restart #${restarts} in ${delay / 1_000} s !!!\n`,
       );
       timer = setTimeout(start, delay);
     });
