@@ -26,10 +26,11 @@ export interface HandlerLogger {
 type Failure = Partial<StatusObject>;
 
 /** Nothing in it comes from the request or the error: it can always be sent. */
-const INTERNAL: Failure = { code: status.INTERNAL, details: 'internal error' };
+const internal = (): Failure => ({ code: status.INTERNAL, details: 'internal error' });
 
 /**
- * Adapts an async function to a grpc-js unary handler: the callback is called exactly once;
+ * Adapts an async function to a grpc-js unary handler: the callback is called once (again only
+ * with a plain INTERNAL, if grpc-js threw while sending the first answer);
  * a DomainError becomes its status with the stable code in trailing metadata; anything else is
  * logged and answered INTERNAL with no detail (never a stack trace to the caller). The handler
  * runs in a SERVER span that continues the caller's trace. Each finished call is reported to the
@@ -67,7 +68,7 @@ export function unaryHandler<Req, Res>(
       } catch (sendError) {
         log.error({ err: sendError, method }, 'gRPC answer could not be sent; answering INTERNAL');
         try {
-          rawCallback(INTERNAL);
+          rawCallback(internal());
         } catch {
           // The call is gone (cancelled, stream closed): there is nobody left to answer.
         }
@@ -79,7 +80,7 @@ export function unaryHandler<Req, Res>(
         answer(failureOf(error, method, log, span));
       } catch (mappingError) {
         log.error({ err: mappingError, method }, 'gRPC error mapping failed; answering INTERNAL');
-        answer(INTERNAL);
+        answer(internal());
       } finally {
         endSpan(span);
       }
@@ -126,7 +127,7 @@ function failureOf(error: unknown, method: string, logger: HandlerLogger, span: 
   if (error instanceof Error) span?.recordException(error);
   span?.setStatus({ code: SpanStatusCode.ERROR });
   logger.error({ err: error, method }, 'unexpected error in gRPC handler');
-  return INTERNAL;
+  return internal();
 }
 
 function endSpan(span: Span | undefined): void {

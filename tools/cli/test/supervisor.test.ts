@@ -20,7 +20,7 @@ async function loudLines(runMs: number, healthyResetMs: number, count: number): 
   dirs.push(dir);
   writeFileSync(join(dir, 'dying.js'), DYING);
   let err = '';
-  const process_ = superviseProcess({
+  const dying = superviseProcess({
     name: 'dying',
     entry: 'dying.js',
     cwd: dir,
@@ -28,10 +28,10 @@ async function loudLines(runMs: number, healthyResetMs: number, count: number): 
     output: { out: { write: () => true }, err: { write: (text: string) => (err += text) } },
     policy: { initialDelayMs: 20, maxDelayMs: 80, healthyResetMs },
   });
-  supervised.push(process_);
+  supervised.push(dying);
   const deadline = Date.now() + 30_000;
   while (err.split('\n').filter(Boolean).length < count && Date.now() < deadline) await sleep(20);
-  await process_.stop();
+  await dying.stop();
   return err.split('\n').filter(Boolean).slice(0, count);
 }
 
