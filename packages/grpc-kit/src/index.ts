@@ -16,8 +16,17 @@ export {
   LOAD_BALANCING_CONFIG,
   READ_RETRY_POLICY,
 } from './create-client.js';
-export { RemoteCallError, isRemoteCallError } from './remote-error.js';
-export { ERROR_CODE_KEY, ERROR_DETAILS_KEY, STATUS_BY_KIND, errorMetadata } from './error-mapping.js';
+export { RemoteCallError, isRemoteCallError, localCallError } from './remote-error.js';
+export {
+  ERROR_CODE_KEY,
+  ERROR_DETAILS_KEY,
+  INVALID_ERROR_CODE,
+  MAX_ERROR_DETAILS_CHARS,
+  STATUS_BY_KIND,
+  encodeErrorDetails,
+  errorMetadata,
+  safeStatusMessage,
+} from './error-mapping.js';
 export { injectTraceContext, extractTraceContext } from './trace-metadata.js';
 export { isDependencyUnavailable, DependencyUnavailableError } from './dependency-unavailable.js';
 export { bearerFromMetadata } from './bearer.js';

@@ -1,4 +1,4 @@
-import type { status, ServiceError } from '@grpc/grpc-js';
+import { Metadata, type status, type ServiceError } from '@grpc/grpc-js';
 import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from './error-mapping.js';
 
 /**
@@ -20,14 +20,25 @@ export class RemoteCallError extends Error {
   }
 }
 
+/** The callee's details: JSON, non-ASCII as `\uXXXX` escapes (see encodeErrorDetails); never throws. */
 function parseDetails(raw: unknown): Readonly<Record<string, unknown>> | undefined {
   if (typeof raw !== 'string') return undefined;
   try {
     const value: unknown = JSON.parse(raw);
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A failure decided on the calling side, before anything was sent (e.g. a credential that cannot
+ * travel as metadata), in the same shape as a callee's answer so callers handle one kind of error.
+ */
+export function localCallError(code: status, details: string): RemoteCallError {
+  return new RemoteCallError(Object.assign(new Error(details), { code, details, metadata: new Metadata() }));
 }
 
 export function isRemoteCallError(value: unknown): value is RemoteCallError {

@@ -8,7 +8,15 @@ import {
 } from '@opentelemetry/api';
 
 const setter: TextMapSetter<Metadata> = {
-  set: (metadata, key, value) => metadata.set(key, value),
+  set: (metadata, key, value) => {
+    // The trace state partly comes from callers (an incoming `tracestate` header). An entry that
+    // is not legal metadata is dropped: losing a trace link is better than failing the call.
+    try {
+      metadata.set(key, value);
+    } catch {
+      // Left out.
+    }
+  },
 };
 
 const getter: TextMapGetter<Metadata> = {

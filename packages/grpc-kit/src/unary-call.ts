@@ -1,5 +1,6 @@
 import {
   Metadata,
+  status,
   type CallOptions,
   type Client,
   type ClientUnaryCall,
@@ -7,7 +8,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { RemoteCallError } from './remote-error.js';
+import { localCallError, RemoteCallError } from './remote-error.js';
 import { injectTraceContext } from './trace-metadata.js';
 import { reportRpc } from './rpc-observer.js';
 import { isIdempotentRead } from './create-client.js';
@@ -60,7 +61,17 @@ export function unaryCall<C extends Client, K extends UnaryMethodName<C>>(
     { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } },
     (span) => {
       const metadata = new Metadata();
-      if (settings.authorization) metadata.set('authorization', settings.authorization);
+      if (settings.authorization) {
+        try {
+          metadata.set('authorization', settings.authorization);
+        } catch {
+          // Not printable ASCII, so no token of ours: refused here as the callee would refuse it,
+          // instead of grpc-js's exception escaping the caller's request.
+          span.setStatus({ code: SpanStatusCode.ERROR, message: 'credential is not valid metadata' });
+          span.end();
+          return Promise.reject(localCallError(status.UNAUTHENTICATED, 'the credential is malformed'));
+        }
+      }
       // A read waits (within its deadline) for a callee that is restarting instead of failing at
       // once; a write fails fast, so that its caller decides.
       if (isIdempotentRead(method)) metadata.setOptions({ waitForReady: true });

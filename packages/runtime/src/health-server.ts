@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Readiness } from './readiness.js';
+import { publicReadiness, type Readiness } from './readiness.js';
 
 export interface HealthServer {
   readonly port: number;
@@ -30,10 +30,10 @@ export async function startHealthServer(options: {
     if (req.method !== 'GET') return send(405, { status: 'method not allowed' });
     if (path === '/healthz') return send(200, { status: 'ok' });
     if (path === '/readyz') {
+      // Names of the failing checks only: their errors (addresses, drivers' messages) go to the log.
       options.readiness.report().then(
-        (report) =>
-          send(report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report }),
-        () => send(503, { status: 'not ready' }),
+        (report) => send(report.ready ? 200 : 503, publicReadiness(report)),
+        () => send(503, { status: 'not ready', down: [] }),
       );
       return undefined;
     }

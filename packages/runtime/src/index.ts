@@ -1,5 +1,14 @@
-export { Readiness } from './readiness.js';
-export type { ReadinessCheck, ReadinessReport } from './readiness.js';
+export { Readiness, publicReadiness } from './readiness.js';
+export type { PublicReadiness, ReadinessCheck, ReadinessReport } from './readiness.js';
+export { READINESS_LOG_INTERVAL_MS } from './readiness-log.js';
+export type { ReadinessLogger } from './readiness-log.js';
+export {
+  installProcessPolicy,
+  FATAL_EXIT_CODE,
+  UNCAUGHT_EXCEPTION_MESSAGE,
+  UNHANDLED_REJECTION_MESSAGE,
+} from './process-policy.js';
+export type { FatalLogger } from './process-policy.js';
 export { startHealthServer } from './health-server.js';
 export type { HealthServer, ExtraRoute } from './health-server.js';
 export { retryWithBackoff } from './retry.js';

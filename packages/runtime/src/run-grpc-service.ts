@@ -2,6 +2,7 @@ import { metricsRoute } from '@tap/telemetry';
 import { startHealthServer, type ExtraRoute } from './health-server.js';
 import { installGracefulShutdown, type GracefulShutdown, type ShutdownStep } from './graceful-shutdown.js';
 import type { Readiness } from './readiness.js';
+import { installProcessPolicy } from './process-policy.js';
 import { retryWithBackoff } from './retry.js';
 
 /** The slice of a gRPC server this runner drives (see @tap/grpc-kit's createGrpcServer). */
@@ -14,10 +15,12 @@ export interface RunLogger {
   info(object: object | string, message?: string): void;
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
+  fatal(object: object, message: string): void;
 }
 
 /**
- * The common life of a gRPC service process: health port first (alive at once, not ready),
+ * The common life of a gRPC service process: the process policy (an uncaught exception or
+ * unhandled rejection is logged at fatal level and ends the process), health port first (alive at once, not ready),
  * gRPC listening, `prepare` retried with backoff until its dependencies answer (indexes, keys,
  * streams, consumers), and on SIGTERM: not ready, stop background work, finish in-flight
  * calls, run the service's own steps (consumers, clients), close the health port, exit 0.
@@ -38,6 +41,8 @@ export async function runGrpcService(options: {
   extraRoute?: ExtraRoute;
 }): Promise<{ grpcPort: number; httpPort: number; shutdown: GracefulShutdown }> {
   const { logger } = options;
+  installProcessPolicy({ service: options.name, logger });
+  options.readiness.setLogger(logger);
   const stopping = new AbortController();
   let prepared = options.prepare === undefined;
   options.readiness.register('prepared', async () => {

@@ -1,6 +1,6 @@
 import { loadConfigOrExit } from '@tap/config';
 import { createHealthChecker, setRpcObserver } from '@tap/grpc-kit';
-import { installGracefulShutdown, Readiness, startHealthServer } from '@tap/runtime';
+import { installGracefulShutdown, installProcessPolicy, Readiness, startHealthServer } from '@tap/runtime';
 import { identityTokenVerifier } from '@tap/service-auth';
 import {
   countLimiterDecisions,
@@ -24,10 +24,13 @@ import { loadConfig } from './config.js';
 const config = loadConfigOrExit('gateway', () => loadConfig(process.env));
 const telemetry = startTelemetry({ serviceName: 'gateway', otlpTracesUrl: config.otlpTracesUrl });
 const logger = createLogger({ service: 'gateway', level: config.logLevel as 'info' });
+// An uncaught exception or unhandled rejection: fatal log line, exit 70 (docs/security.md).
+installProcessPolicy({ service: 'gateway', logger });
 // Prometheus: one registry for the process (GET /metrics), gRPC calls reported to it.
 initMetrics('gateway');
 setRpcObserver(rpcMetricsObserver);
 const readiness = new Readiness();
+readiness.setLogger(logger);
 
 const clients = createServiceClients(config.services);
 const jwks = identityTokenVerifier(config.services.identity, config.tokens, logger);

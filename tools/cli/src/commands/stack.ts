@@ -1,12 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  superviseProcess,
+  type RestartPolicy,
+  type SupervisedProcess,
+  type SupervisorOutput,
+} from './supervisor.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
+/** One service of the local stack: its built entry point, its health URL and any extra env. */
+export interface StackService {
+  readonly name: string;
+  readonly entry: string;
+  readonly readyUrl: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /** The services of the local stack, in start order, with their health ports. */
-export const STACK_SERVICES = [
+export const STACK_SERVICES: readonly StackService[] = [
   { name: 'identity', entry: 'services/identity/dist/main.js', readyUrl: 'http://127.0.0.1:8081/readyz' },
   {
     name: 'entitlements',
@@ -15,7 +27,7 @@ export const STACK_SERVICES = [
   },
   { name: 'adoption', entry: 'services/adoption/dist/main.js', readyUrl: 'http://127.0.0.1:8082/readyz' },
   { name: 'gateway', entry: 'services/gateway/dist/main.js', readyUrl: 'http://127.0.0.1:3000/readyz' },
-] as const;
+];
 
 const READY_TIMEOUT_MS = 120_000;
 
@@ -38,43 +50,50 @@ export async function waitUntilReady(urls: readonly string[], timeoutMs = READY_
   throw new Error(`not ready within ${timeoutMs} ms: ${urls.join(', ')}`);
 }
 
+/** A running, supervised stack. */
+export interface Stack {
+  readonly processes: readonly SupervisedProcess[];
+  /** Stops every service (SIGTERM, no restarts any more) and waits for them. Idempotent. */
+  stop(): Promise<void>;
+}
+
 /**
- * Runs the four services as child processes with the current environment, prefixing their logs,
- * until SIGINT/SIGTERM; then stops them gracefully (SIGTERM) and resolves.
+ * Starts `services` as supervised child processes with the current environment (plus each
+ * service's own `env`): one that dies is restarted with backoff and a loud line (supervisor.ts).
+ */
+export function startStack(
+  services: readonly StackService[] = STACK_SERVICES,
+  options: { output?: SupervisorOutput; policy?: RestartPolicy } = {},
+): Stack {
+  const output = options.output ?? { out: process.stdout, err: process.stderr };
+  const processes = services.map((service) =>
+    superviseProcess({
+      name: service.name,
+      entry: service.entry,
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...service.env },
+      output,
+      ...(options.policy ? { policy: options.policy } : {}),
+    }),
+  );
+  let stopping: Promise<void> | undefined;
+  return {
+    processes,
+    stop: () => (stopping ??= Promise.all(processes.map((p) => p.stop())).then(() => undefined)),
+  };
+}
+
+/**
+ * Runs the four services, supervised, until SIGINT/SIGTERM; then stops them gracefully
+ * (SIGTERM, no restart during the stop) and resolves.
  */
 export async function runStack(onReady: () => Promise<void>): Promise<void> {
-  const children: ChildProcess[] = STACK_SERVICES.map((service) => {
-    const child = spawn(process.execPath, [service.entry], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: process.env,
-    });
-    const prefix = `[${service.name}] `;
-    const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) if (line) stream.write(prefix + line + '\n');
-    };
-    child.stdout?.on('data', forward(process.stdout));
-    child.stderr?.on('data', forward(process.stderr));
-    return child;
-  });
-  const stop = async () => {
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null) return;
-        child.kill('SIGTERM');
-        await once(child, 'exit');
-      }),
-    );
-  };
+  const stack = startStack();
   // Every signal is handled, not just the first: Ctrl-C reaches the whole process group and
   // tap-infra forwards it too, so the stack gets two at once. With `once`, the second killed it
   // and left the services orphaned with their log pipes broken. Later signals join the same stop.
-  let stopping: Promise<void> | undefined;
   const stopped = new Promise<void>((resolve) => {
-    const onSignal = () => {
-      stopping ??= stop();
-      void stopping.then(resolve);
-    };
+    const onSignal = () => void stack.stop().then(resolve);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });

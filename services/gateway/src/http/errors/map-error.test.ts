@@ -2,7 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import {
   DependencyUnavailableError,
   ERROR_CODE_KEY,
+  errorMetadata,
   GrpcStatus as status,
+  localCallError,
   RemoteCallError,
 } from '@tap/grpc-kit';
 import { toHttpError, toOAuthHttpError } from './map-error.js';
@@ -68,6 +70,33 @@ describe('the OAuth-style mapping of the token endpoints', () => {
     expect(toHttpError(new DependencyUnavailableError('redis'))).toMatchObject({
       status: 503,
       headers: { 'retry-after': '1' },
+    });
+  });
+});
+
+describe('details encoded by grpc-kit (non-ASCII escaped), decoded here', () => {
+  const hostile = { action: 'BULK_ÜPLOAD 😀 \u0000\u007f\n"\\', count: 3, nested: { ok: true } };
+
+  it('reach the HTTP body unchanged', () => {
+    const error = new RemoteCallError(
+      Object.assign(new Error('Unknown action.'), {
+        code: status.INVALID_ARGUMENT,
+        details: 'Unknown action.',
+        metadata: errorMetadata('UNKNOWN_ACTION', hostile),
+      }),
+    );
+    expect(toHttpError(error)).toEqual({
+      status: 400,
+      body: {
+        success: false,
+        error: { code: 'UNKNOWN_ACTION', message: 'Unknown action.', details: hostile },
+      },
+    });
+  });
+
+  it('answer a credential refused before sending as 401 invalid_token', () => {
+    expect(toHttpError(localCallError(status.UNAUTHENTICATED, 'the credential is malformed'))).toMatchObject({
+      status: 401,
     });
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isRemoteCallError, unaryCall } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance } from 'fastify';
@@ -29,7 +30,10 @@ export async function oauthTokenRoutes(
 
   app.post<{ Body: FormParameters | undefined }>('/oauth/token', async (request, reply) => {
     const grant = parseTokenRequest(request.body, request.headers.authorization);
-    await enforceAuthLimit(options.limiter, 'token', `client:${grant.clientId}`, reply);
+    // The client id is the caller's text (up to 1,000 characters, any Unicode): the limiter's key
+    // takes a hash of it, bounded and plain, instead of a subject its key rules would refuse (a 500).
+    const clientKey = createHash('sha256').update(grant.clientId, 'utf8').digest('base64url');
+    await enforceAuthLimit(options.limiter, 'token', `client:${clientKey}`, reply);
     try {
       const issued = await unaryCall(options.clients.identity, 'IssueClientToken', {
         clientId: grant.clientId,
