@@ -13,7 +13,7 @@ export class RouteTableError extends Error {
 }
 
 const asList = (hooks: RouteOptions['onRequest']): onRequestHookHandler[] =>
-  hooks === undefined ? [] : Array.isArray(hooks) ? [...hooks] : [hooks as onRequestHookHandler];
+  hooks === undefined ? [] : Array.isArray(hooks) ? [...hooks] : [hooks];
 
 /**
  * Applies the route table (http/auth/route-table.ts) to every route under `prefix` as it is
