@@ -61,6 +61,19 @@ describe('the route table plugin', () => {
     await app.close();
   });
 
+  it('authenticates the HEAD twin of a GET route too (no handler runs without a token)', async () => {
+    const { app } = await gatewayWith((api) => {
+      api.get('/tenant', async () => ({ ran: true }));
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    for (const method of ['GET', 'HEAD']) {
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/tenant`, { method });
+      expect({ method, status: response.status }).toEqual({ method, status: 401 });
+    }
+    await app.close();
+  });
+
   it('leaves routes outside the API prefix alone', async () => {
     const app = Fastify();
     await app.register(authenticatePlugin, { verifier });
