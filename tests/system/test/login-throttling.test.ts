@@ -98,7 +98,7 @@ describe('login throttling per account and per network', () => {
     );
   });
 
-  it('limits sign-in links per target account: 10 in 15 minutes from anywhere', async () => {
+  it('limits sign-in and sign-up links per target account: 10 in 15 minutes from anywhere', async () => {
     const request = (ip: string) =>
       system.http('POST', '/api/v1/auth/v2/magic-link/request', {
         headers: { origin: SYSTEM_ORIGIN, 'x-forwarded-for': ip },
@@ -108,6 +108,12 @@ describe('login throttling per account and per network', () => {
     const refused = await request('203.0.113.200');
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ error: 'RATE_LIMIT_EXCEEDED' });
+    // A sign-up mails the same inbox: it shares the address's budget.
+    const signup = await system.http('POST', '/api/v1/auth/v2/signup', {
+      headers: { origin: SYSTEM_ORIGIN, 'x-forwarded-for': '203.0.113.201' },
+      body: { email: 'inbox@throttle.example', companyName: 'Inbox Co', firstName: 'In', lastName: 'Box' },
+    });
+    expect(signup.status).toBe(429);
   });
 
   it('keeps e-mail addresses out of Redis: account keys are hashes', async () => {

@@ -46,7 +46,7 @@ export const LOGIN_THROTTLE = {
     subWindows: 30,
     onRedisDown: 'local',
   },
-  /** Sign-in links asked for one target account, from anywhere (mail bombing, argon2-free). */
+  /** Sign-in and sign-up links mailed to one address, from anywhere (keeps one inbox from a flood). */
   magicLinkPerAccount: {
     name: 'magic-link-per-account',
     limit: 10,
@@ -183,7 +183,7 @@ async function remember(
 }
 
 /**
- * Charges one sign-in link request to its target account (after the per-address limit); over
+ * Charges one sign-in or sign-up link to its target address (after the per-address limit); over
  * the limit, `429 rate_limit_exceeded`. Keyed on the e-mail whether or not an account has it, so
  * the answer says nothing about existence; it keeps one inbox from being flooded.
  */

@@ -64,6 +64,7 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
     { schema: { body: signupBody } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
+      await enforceMagicLinkAccountLimit(limiter, request.body.email, reply);
       await unaryCall(clients.identity, 'StartSignup', request.body);
       return { success: true, message: SIGNUP_LINK_SENT };
     },
