@@ -17,6 +17,9 @@ Rules (ids as printed):
                   ConfigMap keys, no Secret objects carrying data
   service-links   Deployments set enableServiceLinks: false (a Service named `gateway` would
                   inject GATEWAY_PORT=tcp://..., our listen-port variable)
+  trust-proxy     a workload behind an Ingress (or a Gateway API HTTPRoute) sets
+                  GATEWAY_TRUST_PROXY_HOPS >= 1: with 0 it sees the ingress controller's address
+                  as every caller's, so all callers share one per-address login bucket
 
 Needs PyYAML only (installed with kubernetes-validate by scripts/validate-k8s.sh).
 """
@@ -31,7 +34,7 @@ from typing import Any, Iterable, Iterator
 
 import yaml
 
-RULES = ("resources", "non-root", "read-only-root", "image-tag", "probes", "inline-secret", "service-links")
+RULES = ("resources", "non-root", "read-only-root", "image-tag", "probes", "inline-secret", "service-links", "trust-proxy")
 
 # Variable names that hold secrets (and their PREVIOUS values during a rotation). MONGO_URL is one
 # because it may carry a password.
@@ -165,6 +168,67 @@ def check_config_map(doc: dict[str, Any]) -> list[str]:
     return problems
 
 
+TRUST_PROXY_HOPS = "GATEWAY_TRUST_PROXY_HOPS"
+
+
+def routed_service_names(docs: list[dict[str, Any]]) -> set[str]:
+    """Services an Ingress or an HTTPRoute sends outside traffic to."""
+    names: set[str] = set()
+    for doc in docs:
+        spec = doc.get("spec") or {}
+        if doc.get("kind") == "Ingress":
+            backends = [spec.get("defaultBackend") or {}]
+            for rule in spec.get("rules") or []:
+                backends += [p.get("backend") or {} for p in ((rule.get("http") or {}).get("paths") or [])]
+            names |= {str((b.get("service") or {}).get("name")) for b in backends if b.get("service")}
+        if doc.get("kind") == "HTTPRoute":
+            for rule in spec.get("rules") or []:
+                names |= {str(ref.get("name")) for ref in rule.get("backendRefs") or [] if ref.get("kind", "Service") == "Service"}
+    return names
+
+
+def proxy_hops(container: dict[str, Any], config_maps: dict[str, dict[str, Any]]) -> str | None:
+    """The container's GATEWAY_TRUST_PROXY_HOPS as Kubernetes resolves it (env over envFrom)."""
+    value = None
+    for source in container.get("envFrom") or []:
+        ref = (source.get("configMapRef") or {}).get("name")
+        data = (config_maps.get(str(ref)) or {}).get("data") or {}
+        if TRUST_PROXY_HOPS in data:
+            value = str(data[TRUST_PROXY_HOPS])
+    for var in container.get("env") or []:
+        if var.get("name") == TRUST_PROXY_HOPS and "value" in var:
+            value = str(var["value"])
+    return value
+
+
+def check_trust_proxy(docs: list[dict[str, Any]]) -> list[Violation]:
+    """Every workload selected by a routed Service trusts at least one proxy hop."""
+    routed = routed_service_names(docs)
+    selectors = [
+        (doc.get("spec") or {}).get("selector") or {}
+        for doc in docs
+        if doc.get("kind") == "Service" and (doc.get("metadata") or {}).get("name") in routed
+    ]
+    config_maps = {str((d.get("metadata") or {}).get("name")): d for d in docs if d.get("kind") == "ConfigMap"}
+    violations = []
+    for doc in docs:
+        spec = pod_spec(doc)
+        labels = ((((doc.get("spec") or {}).get("template") or {}).get("metadata") or {}).get("labels")) or {}
+        if spec is None or not any(sel and sel.items() <= labels.items() for sel in selectors):
+            continue
+        for field, container in containers(spec):
+            if field != "containers":
+                continue
+            hops = proxy_hops(container, config_maps)
+            if hops is None or not hops.isdigit() or int(hops) < 1:
+                violations.append(Violation(
+                    "trust-proxy",
+                    f"{object_name(doc)} container {container.get('name')}",
+                    f"behind an Ingress but {TRUST_PROXY_HOPS} is {hops or 'unset (0)'}: set the ingress's hop count",
+                ))
+    return violations
+
+
 def check(docs: list[dict[str, Any]]) -> tuple[list[Violation], int]:
     violations: list[Violation] = []
     checked = 0
@@ -190,6 +254,7 @@ def check(docs: list[dict[str, Any]]) -> tuple[list[Violation], int]:
             violations += [Violation("inline-secret", at, m) for m in check_env(container)]
             if kind == "Deployment" and field == "containers":
                 violations += [Violation("probes", at, m) for m in check_probes(container)]
+    violations += check_trust_proxy(docs)
     return violations, checked
 
 

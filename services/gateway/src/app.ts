@@ -10,6 +10,7 @@ import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
+import { routeTablePlugin } from './http/plugins/route-table.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
 import { trustProxyHops } from './http/auth/client-address.js';
@@ -68,6 +69,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
   await app.register(authenticatePlugin, { verifier: deps.verifier, revocations: deps.auth?.revocations });
+  // Who may call each route under /api/v1: one table, applied as routes register (docs/security.md).
+  await app.register(routeTablePlugin, { prefix: API_PREFIX });
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(
     async (api) => {

@@ -9,3 +9,5 @@ export { redisSessionRevocations } from './session-revocations.js';
 export type { SessionRevocations } from './session-revocations.js';
 export { redisSsoStateStore } from './sso-states.js';
 export type { SsoState, SsoStateStore } from './sso-states.js';
+export { ROUTE_TABLE, MANAGER_ROLES } from './http/auth/route-table.js';
+export type { RouteAccess, RouteKey } from './http/auth/route-table.js';

@@ -87,31 +87,34 @@ describe('OAuth clients and the client credentials grant', () => {
     expect(await bed.isRevoked(after.sessionId)).toBe(false);
   });
 
-  it('lets a client rotate its own secret with its own token, and no other', async () => {
+  it("refuses every client-management call made with a client's own token, even its own rotation", async () => {
     const mine = await create();
-    const other = await create();
-    const token = (await grant(mine.client!.clientId, mine.clientSecret)).accessToken;
+    const token = (await grant(mine.client!.clientId, mine.clientSecret, 'dpp:read')).accessToken;
     const asClient = { authorization: `Bearer ${token}` };
-    expect(
-      await codeOf(
-        unaryCall(
-          bed.client,
-          'RotateOAuthClientSecret',
-          { clientId: other.client!.clientId, tenantId: '' },
-          asClient,
-        ),
-      ),
-    ).toBe('ROLE_FORBIDDEN');
-    expect(await codeOf(create(['dpp:read'], asClient))).toBe('ROLE_FORBIDDEN');
-    const rotated = await unaryCall(
+    const rotateOwn = unaryCall(
       bed.client,
       'RotateOAuthClientSecret',
       { clientId: mine.client!.clientId, tenantId: '' },
       asClient,
     );
-    await expect(grant(mine.client!.clientId, rotated.clientSecret)).resolves.toMatchObject({
-      expiresIn: 900,
-    });
+    // A dpp:read token rotating its client's secret would gain every scope and lock the integration out.
+    expect(await codeOf(rotateOwn)).toBe('SCOPE_MISSING');
+    expect(await codeOf(create(['dpp:read'], asClient))).toBe('SCOPE_MISSING');
+    expect(await codeOf(unaryCall(bed.client, 'ListOAuthClients', { tenantId: '' }, asClient))).toBe(
+      'SCOPE_MISSING',
+    );
+    expect(
+      await codeOf(
+        unaryCall(
+          bed.client,
+          'DeleteOAuthClient',
+          { clientId: mine.client!.clientId, tenantId: '' },
+          asClient,
+        ),
+      ),
+    ).toBe('SCOPE_MISSING');
+    // The old secret still works: nothing was rotated.
+    await expect(grant(mine.client!.clientId, mine.clientSecret)).resolves.toMatchObject({ expiresIn: 900 });
   });
 
   it('deletes a client: no more tokens, and the ones it had are revoked', async () => {
@@ -167,6 +170,16 @@ describe('OAuth clients and the client credentials grant', () => {
       authorization: `Bearer ${(await unaryCall(bed.client, 'Login', { email: member.email, password: 'member passphrase' })).accessToken}`,
     };
     expect(await codeOf(create(['dpp:read'], memberBearer))).toBe('ROLE_FORBIDDEN');
+    expect(
+      await codeOf(
+        unaryCall(
+          bed.client,
+          'RotateOAuthClientSecret',
+          { clientId: client!.clientId, tenantId: '' },
+          memberBearer,
+        ),
+      ),
+    ).toBe('ROLE_FORBIDDEN');
   });
 
   it("lets the operator manage any tenant's clients, naming the tenant", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import {
   FORM_HEADERS,
   form,
@@ -27,6 +27,9 @@ describe('authentication endpoint limits', () => {
   beforeAll(async () => {
     system = await startSystem('auth_limits', { trustProxyHops: 1 });
     fx = await openIdentityFixtures(system);
+  });
+  // One account per test: failed logins are also throttled per account (login-throttling.test.ts).
+  beforeEach(async () => {
     owner = await fx.tenantWithOwner('Limited Ltd');
   });
   afterAll(async () => {
@@ -34,10 +37,10 @@ describe('authentication endpoint limits', () => {
     await system?.stop();
   });
 
-  const loginFrom = (ip: string, password = 'wrong password, again') =>
+  const loginFrom = (ip: string, password = 'wrong password, again', account = owner) =>
     system.http('POST', '/api/v1/auth/login', {
       headers: { 'x-forwarded-for': ip },
-      body: { email: owner.email, password },
+      body: { email: account.email, password },
     });
 
   it('allows 10 logins a minute per IP, then 429 rate_limit_exceeded with Retry-After, for right passwords too', async () => {
@@ -47,8 +50,9 @@ describe('authentication endpoint limits', () => {
       expect(response.headers.get('x-ratelimit-remaining')).toBe(String(9 - i));
     }
     expectRateLimited(await loginFrom('203.0.113.10', owner.password), 10);
-    // Another address is not affected.
-    expect((await loginFrom('203.0.113.11', owner.password)).status).toBe(200);
+    // Another address is not affected (another account's: this one's unknown sources are spent).
+    const neighbour = await fx.tenantWithOwner('Next Door Ltd');
+    expect((await loginFrom('203.0.113.11', neighbour.password, neighbour)).status).toBe(200);
   });
 
   it('counts IPv6 addresses per /64, however they are written', async () => {
@@ -61,7 +65,8 @@ describe('authentication endpoint limits', () => {
     for (let i = 0; i < 10; i += 1)
       expect((await loginFrom(sameSlash64[i % sameSlash64.length]!)).status).toBe(401);
     expectRateLimited(await loginFrom('2001:db8:aa:1:dead:beef::1'), 10);
-    expect((await loginFrom('2001:db8:aa:2::1')).status).toBe(401);
+    const neighbour = await fx.tenantWithOwner('Next Door Ltd');
+    expect((await loginFrom('2001:db8:aa:2::1', undefined, neighbour)).status).toBe(401);
   });
 
   it('counts the address the trusted proxy saw, not what the caller put further left in X-Forwarded-For', async () => {

@@ -9,6 +9,7 @@ import { callerTier, readTenant, recomputeForRead, type Caller } from '../tenant
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { planToWire } from './wire/plan-to-wire.js';
 import { stateToWire } from './wire/state-to-wire.js';
+import { requireJourneyWriter } from './write-access.js';
 
 /** The ACTIVE plan of a chain (its last generation), or null. */
 export function activePlanOf(chain: readonly SuccessPlan[]): SuccessPlan | null {
@@ -16,6 +17,7 @@ export function activePlanOf(chain: readonly SuccessPlan[]): SuccessPlan | null 
 }
 
 async function create(deps: AdoptionHandlerDeps, caller: Caller, request: CreateSuccessPlanRequest__Output) {
+  requireJourneyWriter(caller);
   const tenantId = caller.claims.tenantId;
   const [{ result }, chain] = await Promise.all([
     readTenant(deps, caller, { upgradeContexts: false }),
@@ -40,6 +42,7 @@ async function create(deps: AdoptionHandlerDeps, caller: Caller, request: Create
 }
 
 async function renew(deps: AdoptionHandlerDeps, caller: Caller, request: RenewSuccessPlanRequest__Output) {
+  requireJourneyWriter(caller);
   const tenantId = caller.claims.tenantId;
   const loading = deps.aggregates.load(tenantId);
   const [tier, chain] = await Promise.all([

@@ -5,6 +5,7 @@ import { recomputeOnWrite } from '../recompute-on-write.js';
 import { callerTier, readTenant, recomputeForRead, type Caller } from '../tenant-state.js';
 import { callerOf, MAX_RPC_WRITE_ATTEMPTS, type AdoptionHandlerDeps } from './handler-deps.js';
 import { stateToWire } from './wire/state-to-wire.js';
+import { requireJourneyWriter } from './write-access.js';
 
 /** A manual completion: checked against a fresh read, written with a compare-and-set on the version. */
 async function complete(
@@ -12,6 +13,7 @@ async function complete(
   caller: Caller,
   request: CompleteMilestoneRequest__Output,
 ) {
+  requireJourneyWriter(caller);
   const tenantId = caller.claims.tenantId;
   const expectedVersion = request.expectedVersion ?? undefined;
   const firstRead = deps.aggregates.load(tenantId);

@@ -15,6 +15,8 @@ export interface TestTokens {
   readonly verifier: TokenVerifier;
   /** `Bearer <access token>` of a user of `tenantId` with `role`. */
   bearer(tenantId: string, role?: string): Promise<string>;
+  /** `Bearer <access token>` of an OAuth client of `tenantId` granted `scopes`. */
+  clientBearer(tenantId: string, scopes: readonly string[]): Promise<string>;
 }
 
 export async function testTokens(): Promise<TestTokens> {
@@ -39,6 +41,17 @@ export async function testTokens(): Promise<TestTokens> {
         tenantId,
         role,
         scopes: [],
+        sessionId: randomUUID(),
+      };
+      return `Bearer ${(await signer.sign(input)).token}`;
+    },
+    async clientBearer(tenantId, scopes) {
+      const input = {
+        subject: `client-${randomUUID()}`,
+        kind: 'client' as const,
+        tenantId,
+        role: '',
+        scopes: [...scopes],
         sessionId: randomUUID(),
       };
       return `Bearer ${(await signer.sign(input)).token}`;

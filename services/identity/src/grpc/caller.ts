@@ -1,5 +1,5 @@
 import type { CallContext } from '@tap/grpc-kit';
-import { authenticate, authErrors, requireOperator } from '@tap/service-auth';
+import { authenticate, requireOperator, requireUser } from '@tap/service-auth';
 import type { AccessClaims, TokenVerifier } from '@tap/tokens';
 import { identityErrors } from '../domain/errors.js';
 import { MANAGER_ROLES } from '../domain/roles.js';
@@ -28,19 +28,16 @@ export async function resolveCaller(metadata: CallContext['metadata'], auth: Cal
 }
 
 /**
- * The tenant whose OAuth clients a call manages. The operator names it; a token's tenant is
- * always the token's own, and only an OWNER or ADMIN (or, where `selfClientId` is given, that
- * very client) may manage clients.
+ * The tenant whose OAuth clients or join requests a call manages. The operator names it; a
+ * token's tenant is always the token's own, and only a signed-in OWNER or ADMIN may manage them.
+ * Never an OAuth client's own token, not even for its own secret: rotating would hand it every
+ * scope of the client and lock the real integration out (issue #11).
  */
-export function managedTenant(caller: Caller, requestedTenantId: string, selfClientId?: string): string {
+export function managedTenant(caller: Caller, requestedTenantId: string): string {
   if (caller.kind === 'operator') {
     if (!requestedTenantId) throw identityErrors.create('TENANT_ID_REQUIRED');
     return requestedTenantId;
   }
-  const { claims } = caller;
-  const isManager = claims.kind === 'user' && (MANAGER_ROLES as readonly string[]).includes(claims.role);
-  const isSelf = selfClientId !== undefined && claims.kind === 'client' && claims.subject === selfClientId;
-  if (!isManager && !isSelf)
-    throw authErrors.create('ROLE_FORBIDDEN', { details: { role: claims.role || claims.kind } });
-  return claims.tenantId;
+  requireUser(caller.claims, MANAGER_ROLES);
+  return caller.claims.tenantId;
 }

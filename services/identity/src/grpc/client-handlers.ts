@@ -37,16 +37,12 @@ export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
       return {};
     }),
 
-    // A client may rotate its own secret with its own token (the spec asks clients to rotate periodically).
+    // An OWNER's or ADMIN's act, never the client's own token (docs/security.md, endpoint table).
     RotateOAuthClientSecret: unaryHandler(
       'IdentityService/RotateOAuthClientSecret',
       logger,
       async (request, call) => {
-        const tenantId = managedTenant(
-          await resolveCaller(call.metadata, deps),
-          request.tenantId,
-          request.clientId,
-        );
+        const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
         return withSecret(await rotateClientSecret(ctx, tenantId, request.clientId));
       },
     ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { clientAddressKey, trustProxyHops } from './client-address.js';
+import { clientAddressKey, clientNetworkKey, trustProxyHops } from './client-address.js';
 
 describe('clientAddressKey', () => {
   it('counts IPv4 per address, and an IPv4-mapped IPv6 address as that IPv4 address', () => {
@@ -27,6 +27,21 @@ describe('clientAddressKey', () => {
   it('keeps anything else apart, bounded', () => {
     expect(clientAddressKey('unix-socket')).toBe('other:unix-socket');
     expect(clientAddressKey('x'.repeat(500)).length).toBeLessThan(80);
+  });
+});
+
+describe('clientNetworkKey', () => {
+  it('groups IPv6 by /48 whatever the spelling, so every /64 of one site shares it', () => {
+    const key = 'ipv6:2001:db8:1::/48';
+    for (const spelling of ['2001:db8:1:2::1', '2001:0DB8:0001:ffff::9', '2001:db8:1::1%eth0'])
+      expect(clientNetworkKey(spelling)).toBe(key);
+    expect(clientNetworkKey('2001:db8:2::1')).not.toBe(key);
+  });
+
+  it('has no network key for IPv4, IPv4-mapped or unparseable callers', () => {
+    expect(clientNetworkKey('203.0.113.7')).toBeUndefined();
+    expect(clientNetworkKey('::ffff:203.0.113.7')).toBeUndefined();
+    expect(clientNetworkKey('unix-socket')).toBeUndefined();
   });
 });
 

@@ -19,6 +19,22 @@ export function clientAddressKey(ip: string): string {
     .join(':')}::/64`;
 }
 
+/**
+ * The /48 an IPv6 caller's /64 belongs to, or undefined for IPv4 (and IPv4-mapped) callers. A
+ * /48 is what one site is usually given: 65,536 /64s, so a per-/64 limit alone lets one site make
+ * 65,536 times the guesses. Counted beside the /64 key, never instead of it.
+ */
+export function clientNetworkKey(ip: string): string | undefined {
+  const address = ip.replace(/%.*$/, '');
+  if (!isIPv6(address)) return undefined;
+  const groups = expandIPv6(address);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return undefined;
+  return `ipv6:${groups
+    .slice(0, 3)
+    .map((g) => g.toString(16))
+    .join(':')}::/48`;
+}
+
 /** The eight 16-bit groups of a valid IPv6 address (with `::` and a dotted IPv4 tail expanded). */
 function expandIPv6(address: string): number[] {
   let text = address.toLowerCase();

@@ -13,7 +13,7 @@ interface CreatePlanBody {
 }
 
 /**
- * Success-plan endpoints. Registered by adoptionRoutes, inside its authenticated scope. Create
+ * Success-plan endpoints, registered by adoptionRoutes; the route table authenticates them. Create
  * answers 201 with the new plan (the spec leaves the body open); roles and the one-ACTIVE-plan
  * rule are the adoption service's (403 ROLE_FORBIDDEN, 409 PLAN_ALREADY_ACTIVE).
  */

@@ -22,14 +22,14 @@ import {
 /**
  * Tenant-scoped adoption endpoints (spec: "Adoption endpoints", plus our health explanation);
  * the tenant always comes from the verified token. Risk-signal `limit`: 50 when absent, 1 to
- * 200 accepted, anything else 400 (docs/adoption-model.md).
+ * 200 accepted, anything else 400 (docs/adoption-model.md). Who may call each: the route table
+ * (http/auth/route-table.ts): reads any token of the tenant, writes an OWNER or ADMIN.
  */
 export async function adoptionRoutes(
   app: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
   const { adoption } = options.clients;
-  app.addHook('onRequest', app.authenticate);
 
   app.get('/tenant/adoption/state', { schema: { response: stateResponse } }, async (request) => {
     const state = await unaryCall(adoption, 'GetState', {}, { authorization: request.auth!.authorization });

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { clientAddressKey } from '../auth/client-address.js';
 import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
+import { throttledLogin } from '../auth/login-throttle.js';
 import { ok } from '../envelope.js';
 import { useOAuthErrors } from '../plugins/oauth-errors.js';
 
@@ -40,10 +41,10 @@ export async function authV1Routes(
     { schema: { body: loginBody } },
     async (request, reply) => {
       await enforceAuthLimit(options.limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
-      const session = await unaryCall(identity, 'Login', {
-        email: request.body.email,
-        password: request.body.password,
-      });
+      const { email, password } = request.body;
+      const session = await throttledLogin(request, reply, { limiter: options.limiter, email }, () =>
+        unaryCall(identity, 'Login', { email, password }),
+      );
       const user = session.user!;
       return ok({
         accessToken: session.accessToken,
@@ -70,12 +71,9 @@ export async function authV1Routes(
   );
 
   // 204 like /auth/v2/logout; the session's access tokens are refused from this answer on.
-  app.post(
-    '/auth/logout',
-    { onRequest: app.authenticate, config: { auth: { users: true } } },
-    async (request, reply) => {
-      await unaryCall(identity, 'Logout', {}, { authorization: request.auth!.authorization });
-      return reply.status(204).send();
-    },
-  );
+  // Authenticated by the route table (a signed-in user's token).
+  app.post('/auth/logout', async (request, reply) => {
+    await unaryCall(identity, 'Logout', {}, { authorization: request.auth!.authorization });
+    return reply.status(204).send();
+  });
 }

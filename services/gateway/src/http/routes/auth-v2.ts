@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { clientAddressKey } from '../auth/client-address.js';
 import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
+import { throttledLogin } from '../auth/login-throttle.js';
 import { cookieSessionUser } from '../browser/cookie-user.js';
 import { enforceOriginAllowlist } from '../browser/origin-allowlist.js';
 import {
@@ -64,11 +65,11 @@ export async function authV2Routes(app: FastifyInstance, options: AuthV2Options)
     { schema: { body: loginBody } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
-      const session = await unaryCall(clients.identity, 'Login', {
-        email: request.body.email,
-        password: request.body.password,
-        channel: 'cookie',
-      });
+      const { email, password } = request.body;
+      const throttle = { limiter, email, device: { cookieDomain: browser.cookieDomain } };
+      const session = await throttledLogin(request, reply, throttle, () =>
+        unaryCall(clients.identity, 'Login', { email, password, channel: 'cookie' }),
+      );
       const user = await cookieSessionUser(clients, session.user!, session.accessToken);
       setSessionCookies(reply, cookieSettings, {
         accessToken: session.accessToken,

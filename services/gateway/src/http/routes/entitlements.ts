@@ -28,7 +28,6 @@ export async function entitlementRoutes(
   options: EntitlementRoutesOptions,
 ): Promise<void> {
   const { entitlements } = options.clients;
-  app.addHook('onRequest', app.authenticate);
   // JSON only: without this, Fastify's text/plain parser would hand the schema a string.
   app.removeContentTypeParser('text/plain');
 

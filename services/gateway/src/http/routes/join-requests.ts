@@ -11,14 +11,14 @@ const params = {
 
 /**
  * Join requests of the caller's tenant (sign-ups from a domain that gates joins): an OWNER or
- * ADMIN lists the pending ones and approves one; identity checks the role.
+ * ADMIN lists the pending ones and approves one (the route table; identity checks the role again).
  */
 export async function joinRequestRoutes(
   app: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
   const { identity } = options.clients;
-  app.get('/tenant/join-requests', { onRequest: app.authenticate }, async (request) => {
+  app.get('/tenant/join-requests', async (request) => {
     const listed = await unaryCall(
       identity,
       'ListJoinRequests',
@@ -30,7 +30,7 @@ export async function joinRequestRoutes(
 
   app.post<{ Params: { id: string } }>(
     '/tenant/join-requests/:id/approve',
-    { onRequest: app.authenticate, schema: { params } },
+    { schema: { params } },
     async (request) => {
       const { tenantId: _tenantId, ...approved } = await unaryCall(
         identity,

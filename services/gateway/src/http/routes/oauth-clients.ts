@@ -4,9 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
 
-/** OAuth clients are managed by a tenant's OWNER or ADMIN (spec: "Account > API Access"). */
-const MANAGERS = { auth: { roles: ['OWNER', 'ADMIN'] } } as const;
-
 const createBody = {
   type: 'object',
   required: ['name', 'scopes'],
@@ -39,19 +36,19 @@ const clientJson = (client: OAuthClient__Output) => ({
 /**
  * `POST /oauth/clients`, `GET /oauth/clients`, `DELETE /oauth/clients/{clientId}` and the spec's
  * `POST /oauth/clients/{clientId}/rotate`. A secret appears only in the answers of create and
- * rotate, which are marked `no-store`.
+ * rotate, which are marked `no-store`. Only a signed-in OWNER or ADMIN, never a client's own token
+ * (the route table, http/auth/route-table.ts; identity checks again).
  */
 export async function oauthClientRoutes(
   app: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
   const { identity } = options.clients;
-  app.addHook('onRequest', app.authenticate);
   app.removeContentTypeParser('text/plain');
 
   app.post<{ Body: { name: string; scopes: string[] } }>(
     '/oauth/clients',
-    { config: MANAGERS, schema: { body: createBody } },
+    { schema: { body: createBody } },
     async (request, reply) => {
       const created = await unaryCall(
         identity,
@@ -66,7 +63,7 @@ export async function oauthClientRoutes(
     },
   );
 
-  app.get('/oauth/clients', { config: MANAGERS }, async (request) => {
+  app.get('/oauth/clients', async (request) => {
     const listed = await unaryCall(
       identity,
       'ListOAuthClients',
@@ -78,7 +75,7 @@ export async function oauthClientRoutes(
 
   app.delete<{ Params: { clientId: string } }>(
     '/oauth/clients/:clientId',
-    { config: MANAGERS, schema: { params: clientParams } },
+    { schema: { params: clientParams } },
     async (request, reply) => {
       await unaryCall(
         identity,
@@ -90,7 +87,6 @@ export async function oauthClientRoutes(
     },
   );
 
-  // An OWNER or ADMIN, or the client itself with its own token: identity decides (zero trust).
   app.post<{ Params: { clientId: string } }>(
     '/oauth/clients/:clientId/rotate',
     { schema: { params: clientParams } },

@@ -23,16 +23,12 @@ export async function tenantRoutes(
   options: { clients: ServiceClients },
 ): Promise<void> {
   const { clients } = options;
-  app.get(
-    '/tenant',
-    { onRequest: app.authenticate, schema: { response: { 200: envelopeSchema(tenantSchema) } } },
-    async (request) => {
-      const settings = { authorization: request.auth!.authorization };
-      const [tenant, tier] = await Promise.all([
-        unaryCall(clients.identity, 'GetTenant', {}, settings),
-        unaryCall(clients.entitlements, 'GetTier', {}, settings),
-      ]);
-      return ok({ id: tenant.id, name: tenant.name, slug: tenant.slug, subscriptionTier: tier.tierCode });
-    },
-  );
+  app.get('/tenant', { schema: { response: { 200: envelopeSchema(tenantSchema) } } }, async (request) => {
+    const settings = { authorization: request.auth!.authorization };
+    const [tenant, tier] = await Promise.all([
+      unaryCall(clients.identity, 'GetTenant', {}, settings),
+      unaryCall(clients.entitlements, 'GetTier', {}, settings),
+    ]);
+    return ok({ id: tenant.id, name: tenant.name, slug: tenant.slug, subscriptionTier: tier.tierCode });
+  });
 }

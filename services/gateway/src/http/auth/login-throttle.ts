@@ -1,0 +1,199 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { isRemoteCallError } from '@tap/grpc-kit';
+import { MAX_UNITS, rateLimitHeaders, type LimitRule, type RateLimiter } from '@tap/ratelimit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { serializeCookie } from '../browser/cookies.js';
+import { REFRESH_COOKIE_PATH, requestCookies } from '../browser/session-cookies.js';
+import { OAuthRequestError } from '../errors/oauth-request-error.js';
+import { clientAddressKey, clientNetworkKey } from './client-address.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/**
+ * Per-account login throttling beside the per-address limit of auth-limits.ts (docs/security.md,
+ * "Login throttling", has the reasoning behind each number). Failures are what is counted: a
+ * source that has signed in to the account before (its address, or the browser's device cookie)
+ * fails into a bucket of its own, every other source into one shared, tight bucket per account.
+ * So an attacker spread over any number of addresses gets few guesses at one account, and cannot
+ * lock the owner out of the places the owner usually signs in from. Each rule falls back to a
+ * per-process count when Redis is away: brute-force protection must outlive a limiter outage.
+ */
+export const LOGIN_THROTTLE = {
+  /** Every login attempt from one IPv6 /48 (the /64 has its own limit in AUTH_LIMITS). */
+  network: { name: 'login-per-ipv6-48', limit: 60, windowMs: MINUTE_MS, onRedisDown: 'local' },
+  /** Failed logins at one account from every source that never signed in to it, together. */
+  unknownSources: {
+    name: 'login-fail-unknown',
+    limit: 10,
+    windowMs: 15 * MINUTE_MS,
+    subWindows: 15,
+    onRedisDown: 'local',
+  },
+  /** Failed logins at one account from one source that has signed in to it before. */
+  knownSource: {
+    name: 'login-fail-known',
+    limit: 10,
+    windowMs: 15 * MINUTE_MS,
+    subWindows: 15,
+    onRedisDown: 'local',
+  },
+  /** Remembers a successful sign-in of a source for 30 days after its last one (a counter > 0). */
+  remembered: {
+    name: 'login-known-source',
+    limit: MAX_UNITS,
+    windowMs: 30 * DAY_MS,
+    subWindows: 30,
+    onRedisDown: 'local',
+  },
+  /** Sign-in and sign-up links mailed to one address, from anywhere (keeps one inbox from a flood). */
+  magicLinkPerAccount: {
+    name: 'magic-link-per-account',
+    limit: 10,
+    windowMs: 15 * MINUTE_MS,
+    subWindows: 15,
+    onRedisDown: 'local',
+  },
+} as const satisfies Record<string, LimitRule>;
+
+/** The browser's device cookie: random, HttpOnly, sent only to /auth/v2 (like the refresh cookie). */
+export const DEVICE_COOKIE = 'svc_device';
+const DEVICE_MAX_AGE_S = 365 * 24 * 3600;
+const DEVICE_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+const sha256 = (label: string, value: string) =>
+  createHash('sha256').update(`${label}\0${value}`, 'utf8').digest('hex');
+
+/**
+ * The Redis subject of an account: a hash of the e-mail as identity normalises it (trimmed, lower
+ * case), so Redis never holds an address and every spelling of one account shares its buckets.
+ * Keyed whether or not the account exists, so a 429 says nothing about existence.
+ */
+export function accountSubject(email: string): string {
+  return `acct:${sha256('login-account', email.trim().toLowerCase())}`;
+}
+
+/** Where a login comes from, as far as the account's memory of its sources goes. */
+interface Sources {
+  readonly address: string;
+  readonly device: string | undefined;
+}
+
+function sourcesOf(request: FastifyRequest, withDevice: boolean): Sources {
+  const device = withDevice ? requestCookies(request).get(DEVICE_COOKIE) : undefined;
+  return {
+    address: `a:${sha256('login-source', clientAddressKey(request.ip))}`,
+    device: device && DEVICE_VALUE.test(device) ? `d:${sha256('login-device', device)}` : undefined,
+  };
+}
+
+function refuse(reply: FastifyReply, decision: Awaited<ReturnType<RateLimiter['consume']>>, what: string) {
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
+  return new OAuthRequestError(
+    429,
+    'rate_limit_exceeded',
+    `Too many ${what}; retry in ${decision.retryAfter} s`,
+    { 'retry-after': String(decision.retryAfter) },
+  );
+}
+
+/** The failure bucket this attempt counts in: a known source's own, or the account's shared one. */
+async function bucketOf(limiter: RateLimiter, account: string, sources: Sources) {
+  for (const source of [sources.device, sources.address]) {
+    if (source === undefined) continue;
+    const memory = await limiter.peek(`${account}:known:${source}`, [LOGIN_THROTTLE.remembered]);
+    if ((memory.windows[0]?.used ?? 0) > 0)
+      return { subject: `${account}:fail:${source}`, rule: LOGIN_THROTTLE.knownSource };
+  }
+  return { subject: `${account}:fail:unknown`, rule: LOGIN_THROTTLE.unknownSources };
+}
+
+export interface ThrottledLoginOptions {
+  readonly limiter: RateLimiter;
+  readonly email: string;
+  /** The cookie surface (/auth/v2): recognise and hand out the device cookie. */
+  readonly device?: { readonly cookieDomain?: string | undefined };
+}
+
+/**
+ * Runs `login` (identity's password check, where argon2 runs) only if the caller's network and
+ * the account's failure bucket for this source allow it, and answers `429 rate_limit_exceeded`
+ * before it otherwise. A wrong password is counted against the bucket; a success remembers the
+ * source (and sets the device cookie on the cookie surface). The per-address limit
+ * (`enforceAuthLimit(…, 'login', …)`) is the caller's, before this.
+ */
+export async function throttledLogin<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: ThrottledLoginOptions,
+  login: () => Promise<T>,
+): Promise<T> {
+  const { limiter } = options;
+  const network = clientNetworkKey(request.ip);
+  if (network !== undefined) {
+    const decision = await limiter.consume(`net:${network}`, [LOGIN_THROTTLE.network]);
+    if (!decision.allowed) throw refuse(reply, decision, 'login attempts from this network');
+  }
+  const account = accountSubject(options.email);
+  const sources = sourcesOf(request, options.device !== undefined);
+  const bucket = await bucketOf(limiter, account, sources);
+  const room = await limiter.peek(bucket.subject, [bucket.rule]);
+  if (!room.allowed) throw refuse(reply, room, 'failed logins for this account');
+  let result: T;
+  try {
+    result = await login();
+  } catch (error) {
+    // Counted after the check rather than before: only failures count, so the owner's own
+    // sign-ins never use up the budget. Concurrent guesses can overshoot by what is in flight,
+    // and every one of those has paid the per-address limit first.
+    if (isRemoteCallError(error) && error.reason === 'INVALID_CREDENTIALS')
+      await limiter.consume(bucket.subject, [bucket.rule]);
+    throw error;
+  }
+  await remember(limiter, reply, account, sources, options.device);
+  return result;
+}
+
+async function remember(
+  limiter: RateLimiter,
+  reply: FastifyReply,
+  account: string,
+  sources: Sources,
+  device: ThrottledLoginOptions['device'],
+): Promise<void> {
+  let deviceSource = sources.device;
+  if (device && deviceSource === undefined) {
+    const value = randomBytes(32).toString('base64url');
+    deviceSource = `d:${sha256('login-device', value)}`;
+    void reply.header(
+      'set-cookie',
+      serializeCookie(DEVICE_COOKIE, value, {
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: REFRESH_COOKIE_PATH,
+        maxAge: DEVICE_MAX_AGE_S,
+        domain: device.cookieDomain,
+      }),
+    );
+  }
+  for (const source of [sources.address, deviceSource]) {
+    if (source !== undefined)
+      await limiter.consume(`${account}:known:${source}`, [LOGIN_THROTTLE.remembered]);
+  }
+}
+
+/**
+ * Charges one sign-in or sign-up link to its target address (after the per-address limit); over
+ * the limit, `429 rate_limit_exceeded`. Keyed on the e-mail whether or not an account has it, so
+ * the answer says nothing about existence; it keeps one inbox from being flooded.
+ */
+export async function enforceMagicLinkAccountLimit(
+  limiter: RateLimiter,
+  email: string,
+  reply: FastifyReply,
+): Promise<void> {
+  const decision = await limiter.consume(`${accountSubject(email)}:magic`, [
+    LOGIN_THROTTLE.magicLinkPerAccount,
+  ]);
+  if (!decision.allowed) throw refuse(reply, decision, 'sign-in links asked for this account');
+}
