@@ -2,7 +2,7 @@ import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import { clientAddressKey } from '../auth/client-address.js';
 import { enforceAuthLimit } from '../auth/auth-limits.js';
-import { enforceMagicLinkAccountLimit } from '../auth/login-throttle.js';
+import { allowMagicLinkForAccount } from '../auth/login-throttle.js';
 import { cookieSessionUser } from '../browser/cookie-user.js';
 import { enforceOriginAllowlist } from '../browser/origin-allowlist.js';
 import { newCsrfToken, setSessionCookies } from '../browser/session-cookies.js';
@@ -53,8 +53,8 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
     { schema: { body: requestBody } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
-      await enforceMagicLinkAccountLimit(limiter, request.body.email, reply);
-      await unaryCall(clients.identity, 'RequestMagicLink', { email: request.body.email });
+      if (await allowMagicLinkForAccount(limiter, request.body.email))
+        await unaryCall(clients.identity, 'RequestMagicLink', { email: request.body.email });
       return { success: true, message: MAGIC_LINK_SENT };
     },
   );
@@ -64,8 +64,8 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
     { schema: { body: signupBody } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
-      await enforceMagicLinkAccountLimit(limiter, request.body.email, reply);
-      await unaryCall(clients.identity, 'StartSignup', request.body);
+      if (await allowMagicLinkForAccount(limiter, request.body.email))
+        await unaryCall(clients.identity, 'StartSignup', request.body);
       return { success: true, message: SIGNUP_LINK_SENT };
     },
   );
