@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { isRemoteCallError, unaryCall } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
+import { enforceAddressLimit } from '../auth/address-limits.js';
 import { enforceAuthLimit } from '../auth/auth-limits.js';
 import { parseForm, parseTokenRequest, type FormParameters } from '../auth/token-request.js';
 import { useOAuthErrors } from '../plugins/oauth-errors.js';
@@ -28,8 +30,9 @@ export async function oauthTokenRoutes(
   });
 
   app.post<{ Body: FormParameters | undefined }>('/oauth/token', async (request, reply) => {
+    await enforceAddressLimit(options.limiter, 'token', request.ip, reply);
     const grant = parseTokenRequest(request.body, request.headers.authorization);
-    await enforceAuthLimit(options.limiter, 'token', `client:${grant.clientId}`, reply);
+    await enforceAuthLimit(options.limiter, 'token', clientSubject(grant.clientId), reply);
     try {
       const issued = await unaryCall(options.clients.identity, 'IssueClientToken', {
         clientId: grant.clientId,
@@ -50,4 +53,9 @@ export async function oauthTokenRoutes(
       throw error;
     }
   });
+}
+
+/** The client id is the caller's text: hashed before it is part of a Redis key name. */
+function clientSubject(clientId: string): string {
+  return `client:${createHash('sha256').update(clientId, 'utf8').digest('base64url')}`;
 }
