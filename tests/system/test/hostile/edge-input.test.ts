@@ -156,6 +156,20 @@ describe('hostile: edge input of the auth endpoints', () => {
       expect(lines).not.toContain(secret);
   });
 
+  it.each([
+    ['a 5,000-character code', `code=${'c'.repeat(5_000)}&state=s`],
+    ['a repeated state', 'code=c&state=a&state=b'],
+    ['a control character', 'code=c%00&state=s'],
+    ['a non-ASCII value', 'code=%E2%80%AE&state=s'],
+  ])('refuses an SSO callback with %s before reading it', async (_what, query) => {
+    const browser = new Browser(system, new CookieJar(), address());
+    const callback = await browser.request('GET', `/api/v1/auth/v2/sso/corp/callback?${query}`, {
+      origin: null,
+      redirect: 'manual',
+    });
+    expect(locationOf(callback)).toBe(`${SYSTEM_ORIGIN}/auth/sso/error?reason=invalid_callback`);
+  });
+
   it('POST /auth/v2/logout with an invalid svc_session still ends the refresh family and clears the cookies', async () => {
     const owner = await fx.tenantWithOwner('Logout Bad Cookie');
     const browser = new Browser(system, new CookieJar(), address());

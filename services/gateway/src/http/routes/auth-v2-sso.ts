@@ -148,6 +148,8 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
       const provider = providers.get(request.params.provider);
       if (!provider) return fail(reply, 'unknown_provider');
       if (foreignOrigin(request)) return fail(reply, 'origin_not_allowed');
+      // Bounded before anything reads them: what the provider sends back is caller input too.
+      if (!callbackQueryInShape(request.query)) return fail(reply, 'invalid_callback');
       const stateParam = request.query['state'];
       if (typeof stateParam !== 'string' || !stateParam || stateParam.length > 256)
         return fail(reply, 'invalid_state');
@@ -219,6 +221,16 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
       );
       return reply.redirect(returnToLocation(remembered.returnTo, options.appUrl), 302);
     },
+  );
+}
+
+/** Printable ASCII, at most 2,048 characters each, at most 8 parameters (code, state, iss, …). */
+const CALLBACK_VALUE = /^[\x20-\x7e]{0,2048}$/;
+function callbackQueryInShape(query: Record<string, unknown>): boolean {
+  const entries = Object.entries(query);
+  return (
+    entries.length <= 8 &&
+    entries.every(([, value]) => typeof value === 'string' && CALLBACK_VALUE.test(value))
   );
 }
 
