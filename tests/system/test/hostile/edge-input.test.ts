@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
-import { createLogger } from '@tap/telemetry';
+import { createLogger, installTestTracing, type TestTracing } from '@tap/telemetry';
 import { Browser, CookieJar } from '../support/cookie-jar.js';
 import {
   FORM_HEADERS,
@@ -21,11 +21,13 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 describe('hostile: edge input of the auth endpoints', () => {
   let system: System;
   let fx: IdentityFixtures;
+  let tracing: TestTracing;
   let logged = '';
   let n = 0;
   const address = () => `192.0.2.${(n += 1) % 250}`;
 
   beforeAll(async () => {
+    tracing = installTestTracing();
     // The gateway's real logger (pino, secrets redacted), writing to a stream the test reads.
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -46,6 +48,7 @@ describe('hostile: edge input of the auth endpoints', () => {
   afterAll(async () => {
     await fx?.close();
     await system?.stop();
+    await tracing?.uninstall();
   });
 
   describe('POST /oauth/token with a 600-character client_id', () => {
@@ -136,7 +139,7 @@ describe('hostile: edge input of the auth endpoints', () => {
     });
   });
 
-  it('keeps SSO code and state and refused query-string tokens out of the logs', async () => {
+  it('keeps SSO code and state and refused query-string tokens out of the logs and the spans', async () => {
     const before = logged.length;
     const browser = new Browser(system, new CookieJar(), address());
     const callback = await browser.request(
@@ -149,11 +152,15 @@ describe('hostile: edge input of the auth endpoints', () => {
       body: { token: 'x' },
     });
     expect(redeem.status).toBe(400);
+    const attributes = JSON.stringify(tracing.spans().map((span) => span.attributes));
+    expect(attributes).toContain('/api/v1/auth/v2/sso/corp/callback?[redacted]');
     const lines = logged.slice(before);
     expect(lines).toContain('/api/v1/auth/v2/sso/corp/callback?[redacted]');
     expect(lines).toContain('/api/v1/auth/v2/magic-link/redeem?[redacted]');
-    for (const secret of ['SECRET-CODE-4711', 'SECRET-STATE-4712', 'SECRET-TOKEN-4713'])
+    for (const secret of ['SECRET-CODE-4711', 'SECRET-STATE-4712', 'SECRET-TOKEN-4713']) {
       expect(lines).not.toContain(secret);
+      expect(attributes).not.toContain(secret);
+    }
   });
 
   it.each([
