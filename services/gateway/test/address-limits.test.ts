@@ -7,7 +7,7 @@ import {
 } from '@tap/ratelimit';
 import { infraUrls, testNamespace } from '@tap/testkit';
 import type { FastifyReply } from 'fastify';
-import { ADDRESS_LIMITS, addressSubject, enforceAddressLimit } from '../src/http/auth/address-limits.js';
+import { addressSubject, enforceAddressLimit, type AddressLimit } from '../src/http/auth/address-limits.js';
 import { OAuthRequestError } from '../src/http/errors/oauth-request-error.js';
 
 /** The headers a route would send; enforceAddressLimit only sets headers on the reply. */
@@ -42,7 +42,7 @@ describe('per-address limits of the anonymous endpoints (real Redis)', () => {
     await redis.quit();
   });
 
-  const attempt = async (limit: keyof typeof ADDRESS_LIMITS, ip: string) => {
+  const attempt = async (limit: AddressLimit, ip: string) => {
     const { reply, headers } = recordingReply();
     try {
       await enforceAddressLimit(limiter, limit, ip, reply);
