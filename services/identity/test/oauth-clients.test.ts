@@ -88,6 +88,9 @@ describe('OAuth clients and the client credentials grant', () => {
     expect(
       await codeOf(unaryCall(bed.client, 'Login', { email: 'a@b.example', password: 'p'.repeat(5_000) })),
     ).toBe('CREDENTIAL_MALFORMED');
+    expect(
+      await codeOf(unaryCall(bed.client, 'RequestMagicLink', { email: `${'e'.repeat(400)}@x.example` })),
+    ).toBe('CREDENTIAL_MALFORMED');
   });
 
   it('rotates a secret: the old one and its tokens stop at once', async () => {
