@@ -4,6 +4,8 @@ export { withSpan } from './with-span.js';
 export type { SpanOptions, ExpectedErrorTest } from './with-span.js';
 export { createLogger, REDACTED_PATHS } from './logger.js';
 export type { Logger } from './logger.js';
+export { redactUrl, requestLogSerializer } from './redact-url.js';
+export type { LoggedRequest } from './redact-url.js';
 export { installTestTracing } from './test-tracing.js';
 export type { TestTracing } from './test-tracing.js';
 export { initMetrics, metricsRegistry, metricsRoute, renderMetrics } from './metrics/registry.js';

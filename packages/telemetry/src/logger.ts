@@ -1,5 +1,6 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { requestLogSerializer } from './redact-url.js';
 
 export type { Logger } from 'pino';
 
@@ -31,12 +32,19 @@ export const REDACTED_PATHS: readonly string[] = [
  * JSON logs carrying the active trace and span ids, with secrets redacted. One logger per
  * process; components take a child (`logger.child({ component })`).
  */
-export function createLogger(options: { service: string; level?: LevelWithSilent }): Logger {
+export function createLogger(options: {
+  service: string;
+  level?: LevelWithSilent;
+  /** Where lines go (tests capture them); the process's stdout when absent. */
+  destination?: NodeJS.WritableStream;
+}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
       base: { service: options.service },
       redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+      // Request URLs without their query strings (SSO code and state, refused magic-link tokens).
+      serializers: { req: requestLogSerializer },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       mixin() {
@@ -46,7 +54,7 @@ export function createLogger(options: { service: string; level?: LevelWithSilent
           : {};
       },
     },
-    standardOutput(),
+    options.destination ?? standardOutput(),
   );
 }
 

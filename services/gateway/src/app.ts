@@ -1,11 +1,13 @@
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { RateLimiter } from '@tap/ratelimit';
+import { redactUrl, requestLogSerializer } from '@tap/telemetry';
 import type { Readiness } from '@tap/runtime';
 import type { TokenVerifier } from '@tap/tokens';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ApiRequestCountReader } from './api-request-counts.js';
 import type { ServiceClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
+import { acceptEmptyJsonBodies } from './http/json-body.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
@@ -54,7 +56,9 @@ export interface GatewayDeps {
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
-    loggerInstance: deps.logger,
+    // Request URLs are logged without their query strings (SSO code and state, refused tokens),
+    // whatever logger the caller hands in.
+    loggerInstance: deps.logger.child({}, { serializers: { req: requestLogSerializer } }),
     bodyLimit: deps.config.bodyLimitBytes,
     // A hop count, never `true`: trusting every X-Forwarded-For would let callers pick their IP.
     trustProxy: deps.config.trustProxyHops > 0 ? trustProxyHops(deps.config.trustProxyHops) : false,
@@ -64,8 +68,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const otel = new FastifyOtelInstrumentation({
     instrumentHooks: false,
     ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz',
+    // The plugin records `url.path` with the query string; spans keep the path only.
+    requestHook: (span, request) => {
+      span.setAttribute('url.path', redactUrl(request.url));
+    },
   });
   await app.register(otel.plugin());
+  acceptEmptyJsonBodies(app);
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
   await app.register(authenticatePlugin, { verifier: deps.verifier, revocations: deps.auth?.revocations });

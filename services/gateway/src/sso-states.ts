@@ -17,6 +17,13 @@ export interface SsoStateStore {
   take(state: string): Promise<SsoState | undefined>;
 }
 
+/**
+ * Largest state value stored. Every field is fixed-size (43-character verifier and nonce, a
+ * configured provider key) except `returnTo`, capped at 512: a state stays well under this,
+ * and the SSO start's total limit times this bounds what SSO can hold in the revocations' Redis.
+ */
+export const MAX_SSO_STATE_BYTES = 1_024;
+
 const keyOf = (prefix: string, state: string) =>
   `${prefix}:${createHash('sha256').update(state).digest('base64url')}`;
 
@@ -25,8 +32,11 @@ export function redisSsoStateStore(redis: RateLimitRedis, prefix: string): SsoSt
     new DependencyUnavailableError('redis: SSO state unavailable', { cause: error });
   return {
     async put(state, value, ttlMs) {
+      const serialised = JSON.stringify(value);
+      if (Buffer.byteLength(serialised, 'utf8') > MAX_SSO_STATE_BYTES)
+        throw new RangeError(`An SSO state is at most ${MAX_SSO_STATE_BYTES} bytes`);
       try {
-        await redis.set(keyOf(prefix, state), JSON.stringify(value), 'PX', ttlMs);
+        await redis.set(keyOf(prefix, state), serialised, 'PX', ttlMs);
       } catch (error) {
         throw unavailable(error);
       }

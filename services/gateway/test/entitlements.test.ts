@@ -182,12 +182,19 @@ describe('POST /entitlements/can', () => {
     expect(body).toEqual(generalError('VALIDATION_FAILED'));
   });
 
-  it('refuses a body that is not JSON, and an empty one, with 400 INVALID_JSON', async () => {
-    for (const payload of ['{"action": "BULK_UPLOAD", "resourceCount": ', 'action=BULK_UPLOAD', '']) {
+  it('refuses a body that is not JSON with 400 INVALID_JSON', async () => {
+    for (const payload of ['{"action": "BULK_UPLOAD", "resourceCount": ', 'action=BULK_UPLOAD']) {
       const { status, body } = await can(randomUUID(), payload);
       expect(status).toBe(400);
       expect(body).toEqual(generalError('INVALID_JSON'));
     }
+  });
+
+  // An empty JSON body is "no body" (body-less POSTs, issue #11); this route needs one.
+  it('refuses an empty JSON body with 400 VALIDATION_FAILED', async () => {
+    const { status, body } = await can(randomUUID(), '');
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ success: false, error: { code: 'VALIDATION_FAILED' } });
   });
 
   it.each([

@@ -68,6 +68,31 @@ describe('OAuth clients and the client credentials grant', () => {
     expect(await codeOf(grant(client!.clientId, 'wrong-secret', 'admin'))).toBe('CLIENT_AUTH_FAILED');
   });
 
+  it('refuses out-of-shape credentials as CREDENTIAL_MALFORMED before any lookup (issue #11)', async () => {
+    const { client, clientSecret } = await create();
+    for (const [clientId, secret, scope] of [
+      ['c'.repeat(600), clientSecret, ''],
+      ['', clientSecret, ''],
+      ['id with spaces', clientSecret, ''],
+      ['id\u0000nul', clientSecret, ''],
+      [client!.clientId, 's'.repeat(600), ''],
+      [client!.clientId, '', ''],
+      [client!.clientId, clientSecret, 'x'.repeat(1_001)],
+      [client!.clientId, clientSecret, 'dpp:read\n'],
+    ] as const) {
+      expect(await codeOf(grant(clientId, secret, scope))).toBe('CREDENTIAL_MALFORMED');
+    }
+    expect(await codeOf(unaryCall(bed.client, 'Login', { email: 'e'.repeat(400), password: 'x' }))).toBe(
+      'CREDENTIAL_MALFORMED',
+    );
+    expect(
+      await codeOf(unaryCall(bed.client, 'Login', { email: 'a@b.example', password: 'p'.repeat(5_000) })),
+    ).toBe('CREDENTIAL_MALFORMED');
+    expect(
+      await codeOf(unaryCall(bed.client, 'RequestMagicLink', { email: `${'e'.repeat(400)}@x.example` })),
+    ).toBe('CREDENTIAL_MALFORMED');
+  });
+
   it('rotates a secret: the old one and its tokens stop at once', async () => {
     const { client, clientSecret } = await create();
     const before = await bed.verifier.verify((await grant(client!.clientId, clientSecret)).accessToken);

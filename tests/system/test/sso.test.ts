@@ -29,6 +29,8 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
     }
     system = await startSystem('sso', {
       gatewayPort: port,
+      // Each browser has its own address: SSO starts are limited per address (docs/security.md).
+      trustProxyHops: 1,
       ssoProviders: KEYS.map((key) => ({
         key,
         issuer: providers[key].issuer,
@@ -46,6 +48,8 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
   });
 
   const V2 = '/api/v1/auth/v2';
+  let browsers = 0;
+  const freshBrowser = () => new Browser(system, new CookieJar(), `198.51.100.${(browsers += 1) % 250}`);
   const location = (response: { status: number; headers: Headers }) => {
     expect(response.status).toBe(302);
     return response.headers.get('location') ?? '';
@@ -102,7 +106,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
     it('new founder: a tenant and owner are provisioned, the session is set and the browser goes to returnTo; the returning user signs in again', async () => {
       const email = `founder@${freshDomain()}`;
       const sub = account(key, email);
-      const browser = new Browser(system);
+      const browser = freshBrowser();
       const done = await callback(browser, await signInAtProvider(browser, key, sub));
       expect(location(done)).toBe(`${SYSTEM_ORIGIN}/dashboard`);
       expect(browser.jar.get('svc_session')).toBeDefined();
@@ -110,7 +114,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
       const tenant = await browser.request('GET', '/api/v1/tenant');
       expect(tenant.status).toBe(200);
 
-      const again = new Browser(system);
+      const again = freshBrowser();
       const second = await callback(again, await signInAtProvider(again, key, sub, '/reports?x=1'));
       expect(location(second)).toBe(`${SYSTEM_ORIGIN}/reports?x=1`);
       expect((await again.request('GET', '/api/v1/tenant')).body).toEqual(tenant.body);
@@ -118,7 +122,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
 
     it('existing account with the same email: confirmation by magic link first, then linked', async () => {
       const sub = account(key, owner.email);
-      const browser = new Browser(system);
+      const browser = freshBrowser();
       const since = system.mail.messages.length;
       const done = await callback(browser, await signInAtProvider(browser, key, sub));
       expect(location(done)).toBe(`${SYSTEM_ORIGIN}/auth/sso/confirm-email`);
@@ -129,7 +133,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
       expect(redeemed.status).toBe(200);
       expect(redeemed.body).toMatchObject({ data: { user: { id: owner.userId } } });
 
-      const later = new Browser(system);
+      const later = freshBrowser();
       expect(location(await callback(later, await signInAtProvider(later, key, sub)))).toBe(
         `${SYSTEM_ORIGIN}/dashboard`,
       );
@@ -145,7 +149,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
         { authorization: `Operator ${OPERATOR_TOKEN}` },
       );
       const email = `joiner@${gated}`;
-      const browser = new Browser(system);
+      const browser = freshBrowser();
       const done = await callback(browser, await signInAtProvider(browser, key, account(key, email)));
       expect(location(done)).toBe(`${SYSTEM_ORIGIN}/auth/sso/pending-approval`);
       expect(browser.jar.get('svc_session')).toBeUndefined();
@@ -161,7 +165,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
 
   describe('bad input fails the flow with a redirect to the error page', () => {
     it('a replayed state (the callback used twice)', async () => {
-      const browser = new Browser(system);
+      const browser = freshBrowser();
       const path = await signInAtProvider(browser, 'enterprise', account('enterprise', `r@${freshDomain()}`));
       const copy = browser.fork();
       expect(location(await callback(browser, path))).toBe(`${SYSTEM_ORIGIN}/dashboard`);
@@ -169,7 +173,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
     });
 
     it('an expired state (its 10-minute TTL run out)', async () => {
-      const browser = new Browser(system);
+      const browser = freshBrowser();
       const path = await signInAtProvider(browser, 'enterprise', account('enterprise', `e@${freshDomain()}`));
       const redis = createRateLimitRedis(infraUrls().redisUrl, {
         commandTimeout: 1_000,
@@ -188,16 +192,16 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
     });
 
     it('a forged state, and a state without its browser cookie', async () => {
-      const browser = new Browser(system);
+      const browser = freshBrowser();
       const path = await signInAtProvider(browser, 'consumer', account('consumer', `f@${freshDomain()}`));
       const forged = path.replace(/state=[^&]+/, 'state=forged-state-value');
       expect(location(await callback(browser.fork(), forged))).toBe(errorPage('invalid_state'));
-      const otherBrowser = new Browser(system);
+      const otherBrowser = freshBrowser();
       expect(location(await callback(otherBrowser, path))).toBe(errorPage('invalid_state'));
     });
 
     it('a code issued by one provider presented at the other provider’s callback', async () => {
-      const browser = new Browser(system);
+      const browser = freshBrowser();
       const path = await signInAtProvider(browser, 'enterprise', account('enterprise', `m@${freshDomain()}`));
       const swapped = path.replace('/sso/enterprise/callback', '/sso/consumer/callback');
       expect(location(await callback(browser, swapped))).toBe(errorPage('provider_mismatch'));
@@ -205,14 +209,14 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
     });
 
     it('a tampered authorization code', async () => {
-      const browser = new Browser(system);
+      const browser = freshBrowser();
       const path = await signInAtProvider(browser, 'consumer', account('consumer', `t@${freshDomain()}`));
       const tampered = path.replace(/code=([^&]+)/, (_m, code: string) => `code=${code.slice(0, -2)}xx`);
       expect(location(await callback(browser, tampered))).toBe(errorPage('token_invalid'));
     });
 
     it('a tampered ID token (its signature changed by the provider’s answer)', async () => {
-      const browser = new Browser(system);
+      const browser = freshBrowser();
       const path = await signInAtProvider(browser, 'enterprise', account('enterprise', `i@${freshDomain()}`));
       providers.enterprise.tamperNextIdToken();
       expect(location(await callback(browser, path))).toBe(errorPage('token_invalid'));
@@ -222,7 +226,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
     it.each(['//evil.example', 'https://evil.example', '/\\evil.example'])(
       'returnTo %s',
       async (returnTo) => {
-        const response = await new Browser(system).request(
+        const response = await freshBrowser().request(
           'GET',
           `${V2}/sso/enterprise/start?returnTo=${encodeURIComponent(returnTo)}`,
           {
@@ -235,12 +239,12 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
     );
 
     it('an unknown provider, and a foreign Origin', async () => {
-      const unknown = await new Browser(system).request('GET', `${V2}/sso/nope/start`, {
+      const unknown = await freshBrowser().request('GET', `${V2}/sso/nope/start`, {
         origin: null,
         redirect: 'manual',
       });
       expect(location(unknown)).toBe(errorPage('unknown_provider'));
-      const foreign = await new Browser(system).request('GET', `${V2}/sso/enterprise/start`, {
+      const foreign = await freshBrowser().request('GET', `${V2}/sso/enterprise/start`, {
         origin: 'https://evil.example',
         redirect: 'manual',
       });

@@ -48,6 +48,8 @@ export const identityErrors = defineErrors({
   SESSION_CHANNEL_INVALID: { kind: 'INVALID_ARGUMENT', message: 'A session channel is bearer or cookie' },
   USER_TOKEN_REQUIRED: { kind: 'PERMISSION_DENIED', message: 'Only a signed-in user can do this' },
 
+  // A credential field out of its shape (length, characters); the value itself is never echoed.
+  CREDENTIAL_MALFORMED: { kind: 'INVALID_ARGUMENT', message: 'A credential is malformed' },
   // One answer for an unknown client and a wrong secret.
   CLIENT_AUTH_FAILED: { kind: 'UNAUTHENTICATED', message: 'The client credentials are incorrect' },
   SCOPE_NOT_GRANTED: {

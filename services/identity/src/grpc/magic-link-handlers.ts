@@ -1,5 +1,6 @@
 import type { IdentityServiceHandlers } from '@tap/contracts';
 import { unaryHandler } from '@tap/grpc-kit';
+import { assertCredentialShape } from '../domain/credential-shape.js';
 import { identityErrors } from '../domain/errors.js';
 import { approveJoinRequest, claimJoinDomain } from '../operations/join-requests.js';
 import {
@@ -72,6 +73,8 @@ export function magicLinkHandlers(deps: IdentityHandlerDeps): Pick<IdentityServi
   const auth = { verifier: deps.verifier, operatorTokens: deps.operatorTokens };
   return {
     RequestMagicLink: unaryHandler('IdentityService/RequestMagicLink', logger, async (request) => {
+      // Shape only (length, no control characters): says nothing about whether an account exists.
+      assertCredentialShape('email', request.email);
       offThePath((m) => sendSignInLink(ctx, m, request.email));
       return {};
     }),

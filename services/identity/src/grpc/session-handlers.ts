@@ -1,6 +1,7 @@
 import type { IdentityServiceHandlers } from '@tap/contracts';
 import { unaryHandler } from '@tap/grpc-kit';
 import { authenticate } from '@tap/service-auth';
+import { assertCredentialShape } from '../domain/credential-shape.js';
 import { identityErrors } from '../domain/errors.js';
 import { parseChannel, type SessionChannel } from '../domain/session.js';
 import { issueClientToken } from '../operations/oauth-clients.js';
@@ -25,9 +26,11 @@ export function sessionHandlers(
 ): Pick<IdentityServiceHandlers, 'Login' | 'Refresh' | 'Logout' | 'IssueClientToken'> {
   const { ctx, logger } = deps;
   return {
-    Login: unaryHandler('IdentityService/Login', logger, async (request) =>
-      sessionToWire(await login(ctx, request.email, request.password, channelOf(request.channel))),
-    ),
+    Login: unaryHandler('IdentityService/Login', logger, async (request) => {
+      assertCredentialShape('email', request.email);
+      assertCredentialShape('password', request.password);
+      return sessionToWire(await login(ctx, request.email, request.password, channelOf(request.channel)));
+    }),
 
     Refresh: unaryHandler('IdentityService/Refresh', logger, async (request) =>
       sessionToWire(await refresh(ctx, request.refreshToken, channelOf(request.channel))),
@@ -41,6 +44,9 @@ export function sessionHandlers(
     }),
 
     IssueClientToken: unaryHandler('IdentityService/IssueClientToken', logger, async (request) => {
+      assertCredentialShape('clientId', request.clientId);
+      assertCredentialShape('clientSecret', request.clientSecret);
+      assertCredentialShape('scope', request.scope);
       const issued = await issueClientToken(ctx, {
         clientId: request.clientId,
         clientSecret: request.clientSecret,

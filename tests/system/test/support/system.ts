@@ -14,7 +14,7 @@ import { createClient, unaryCall } from '@tap/grpc-kit';
 import { buildApp as buildIdentity } from '@tap/identity';
 import { Readiness } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
-import { createLogger } from '@tap/telemetry';
+import { createLogger, type Logger } from '@tap/telemetry';
 import { infraUrls, startSmtpSink, testNamespace, type SmtpSink } from '@tap/testkit';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { createTokenVerifier, createVerificationCache } from '@tap/tokens';
@@ -85,6 +85,8 @@ export interface SystemOptions {
   readonly gatewayPort?: number;
   /** OpenID Providers for SSO (docs/browser-sessions.md); SSO is off when absent. */
   readonly ssoProviders?: readonly { key: string; issuer: string; clientId: string; clientSecret: string }[];
+  /** The gateway's logger (a test that reads the gateway's log lines passes one); silent when absent. */
+  readonly gatewayLogger?: Logger;
   /** How often the verifiers refetch identity's key set (JWKS_REFRESH_INTERVAL_MS); 60 s when absent. */
   readonly jwksRefreshIntervalMs?: number;
 }
@@ -188,7 +190,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     // As main.ts wires it: tokens verified once, revocation checked on every request.
     verifier: createVerificationCache(verifier),
     readiness: new Readiness(),
-    logger,
+    logger: options.gatewayLogger ?? logger,
     auth: {
       revocations: redisSessionRevocations(redis, `${redisPrefix}revoked`),
       limiter: createRateLimiter({ redis, keyPrefix: `${redisPrefix}rl` }),

@@ -32,8 +32,8 @@ describe('token requests', () => {
       scope: 'dpp:read products:read',
       viaBasic: false,
     });
-    expect(parseTokenRequest(form('grant_type=client_credentials'), basic('c 1', 's:1/'))).toEqual({
-      clientId: 'c 1',
+    expect(parseTokenRequest(form('grant_type=client_credentials'), basic('c.1~', 's:1/'))).toEqual({
+      clientId: 'c.1~',
       clientSecret: 's:1/',
       scope: '',
       viaBasic: true,
@@ -94,5 +94,25 @@ describe('token requests', () => {
       parseTokenRequest(form('grant_type=client_credentials&client_id=c&client_secret=s'), 'Bearer abc')
         .viaBasic,
     ).toBe(false);
+  });
+
+  it('refuses out-of-shape credentials as 400 invalid_request, in the body or in Basic (issue #11)', () => {
+    const long = 'c'.repeat(600);
+    const grant = (fields: string, authorization?: string) => () =>
+      parseTokenRequest(form(`grant_type=client_credentials&${fields}`), authorization);
+    for (const run of [
+      grant(`client_id=${long}&client_secret=s`),
+      grant('client_secret=s', undefined),
+      grant('', basic(long, 's')),
+      grant('client_id=a%20b&client_secret=s'),
+      grant('client_id=a%00b&client_secret=s'),
+      grant('client_id=%E2%80%AEab&client_secret=s'),
+      grant('client_id=c1&client_secret=s%0A'),
+      grant(`client_id=c1&client_secret=${'s'.repeat(257)}`),
+      grant('client_id=c1&client_secret=s&scope=dpp%3Aread%0A'),
+      grant('client_id=c1&client_secret=s&scope=%22x%22'),
+    ]) {
+      expect(refusal(run)).toEqual({ status: 400, error: 'invalid_request' });
+    }
   });
 });

@@ -5,6 +5,15 @@ export const CLIENT_CREDENTIALS = 'client_credentials';
 /** Far above any real client id or secret; a longer value is a malformed request. */
 const MAX_PARAMETER_LENGTH = 1_000;
 
+/**
+ * Edge shapes of the credentials (identity checks the same: CREDENTIAL_MALFORMED). Client ids
+ * are UUIDs (RFC 3986 unreserved characters allowed), secrets printable ASCII, scopes RFC 6749
+ * §3.3 tokens separated by spaces. Out of shape is `400 invalid_request`, never a lookup.
+ */
+const CLIENT_ID = /^[A-Za-z0-9._~-]{1,128}$/;
+const CLIENT_SECRET = /^[\x21-\x7e]{1,256}$/;
+const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e ]{0,1000}$/;
+
 /** A form body with a null prototype: parameter names such as `__proto__` stay plain data. */
 export type FormParameters = Readonly<Record<string, string>>;
 
@@ -64,7 +73,11 @@ export function parseTokenRequest(
   const clientSecret = basic?.clientSecret ?? parameters['client_secret'];
   if (!clientId) throw invalidRequest('client_id is required');
   if (!clientSecret) throw invalidRequest('client_secret is required');
-  return { clientId, clientSecret, scope: parameters['scope'] ?? '', viaBasic: basic !== undefined };
+  const scope = parameters['scope'] ?? '';
+  if (!CLIENT_ID.test(clientId)) throw invalidRequest('client_id is malformed');
+  if (!CLIENT_SECRET.test(clientSecret)) throw invalidRequest('client_secret is malformed');
+  if (!SCOPE.test(scope)) throw invalidRequest('scope is malformed');
+  return { clientId, clientSecret, scope, viaBasic: basic !== undefined };
 }
 
 /** `Basic base64(urlencode(id):urlencode(secret))`; undefined for another scheme. */

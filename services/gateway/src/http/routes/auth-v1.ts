@@ -3,6 +3,7 @@ import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { clientAddressKey } from '../auth/client-address.js';
+import { enforceAddressLimit } from '../auth/address-limits.js';
 import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
 import { throttledLogin } from '../auth/login-throttle.js';
 import { ok } from '../envelope.js';
@@ -59,6 +60,7 @@ export async function authV1Routes(
     '/auth/refresh',
     { schema: { body: refreshBody } },
     async (request, reply) => {
+      await enforceAddressLimit(options.limiter, 'refresh', request.ip, reply);
       await enforceAuthLimit(
         options.limiter,
         'refresh',

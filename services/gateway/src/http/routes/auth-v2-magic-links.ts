@@ -1,6 +1,7 @@
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import { clientAddressKey } from '../auth/client-address.js';
+import { enforceAddressLimit } from '../auth/address-limits.js';
 import { enforceAuthLimit } from '../auth/auth-limits.js';
 import { allowMagicLinkForAccount } from '../auth/login-throttle.js';
 import { cookieSessionUser } from '../browser/cookie-user.js';
@@ -79,6 +80,7 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
         const refused = invalidOrExpired();
         return reply.status(refused.status).send(refused.body);
       }
+      await enforceAddressLimit(limiter, 'redeem', request.ip, reply);
       const redeemed = await unaryCall(clients.identity, 'RedeemMagicLink', { token: request.body.token });
       if (redeemed.outcome === 'PENDING_APPROVAL') {
         return {

@@ -1,11 +1,14 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { isRemoteCallError, unaryCall } from '@tap/grpc-kit';
+import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import type { ServiceClients } from '../../clients.js';
 import type { SsoStateStore } from '../../sso-states.js';
 import { serializeCookie } from '../browser/cookies.js';
-import { safeReturnTo } from '../browser/return-to.js';
+import { enforceAddressLimit } from '../auth/address-limits.js';
+import { returnToLocation, safeReturnTo } from '../browser/return-to.js';
+import { OAuthRequestError } from '../errors/oauth-request-error.js';
 import { newCsrfToken, requestCookies, setSessionCookies } from '../browser/session-cookies.js';
 
 /** One configured OpenID Provider (docs/browser-sessions.md, SSO). */
@@ -19,6 +22,8 @@ export interface SsoProviderSettings {
 export interface SsoOptions {
   readonly clients: ServiceClients;
   readonly states: SsoStateStore;
+  /** Each start writes a state to Redis: limited per address and in total (auth/address-limits.ts). */
+  readonly limiter: RateLimiter;
   readonly providers: readonly SsoProviderSettings[];
   /** The web app: where `returnTo` and the SSO result pages live. */
   readonly appUrl: string;
@@ -92,8 +97,15 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
       const provider = providers.get(request.params.provider);
       if (!provider) return fail(reply, 'unknown_provider');
       if (foreignOrigin(request)) return fail(reply, 'origin_not_allowed');
-      const returnTo = safeReturnTo(request.query.returnTo);
+      const returnTo = safeReturnTo(request.query.returnTo, options.appUrl);
       if (!returnTo) return fail(reply, 'invalid_return_to');
+      try {
+        await enforceAddressLimit(options.limiter, 'ssoStart', request.ip, reply);
+      } catch (error) {
+        if (!(error instanceof OAuthRequestError)) throw error;
+        void reply.header('retry-after', error.headers['retry-after'] ?? '60');
+        return fail(reply, 'rate_limited');
+      }
       let configuration: oidc.Configuration;
       try {
         configuration = await configurationOf(provider);
@@ -136,6 +148,8 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
       const provider = providers.get(request.params.provider);
       if (!provider) return fail(reply, 'unknown_provider');
       if (foreignOrigin(request)) return fail(reply, 'origin_not_allowed');
+      // Bounded before anything reads them: what the provider sends back is caller input too.
+      if (!callbackQueryInShape(request.query)) return fail(reply, 'invalid_callback');
       const stateParam = request.query['state'];
       if (typeof stateParam !== 'string' || !stateParam || stateParam.length > 256)
         return fail(reply, 'invalid_state');
@@ -205,8 +219,18 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
           csrfToken: newCsrfToken(),
         },
       );
-      return reply.redirect(appPage(remembered.returnTo), 302);
+      return reply.redirect(returnToLocation(remembered.returnTo, options.appUrl), 302);
     },
+  );
+}
+
+/** Printable ASCII, at most 2,048 characters each, at most 8 parameters (code, state, iss, …). */
+const CALLBACK_VALUE = /^[\x20-\x7e]{0,2048}$/;
+function callbackQueryInShape(query: Record<string, unknown>): boolean {
+  const entries = Object.entries(query);
+  return (
+    entries.length <= 8 &&
+    entries.every(([, value]) => typeof value === 'string' && CALLBACK_VALUE.test(value))
   );
 }
 

@@ -3,6 +3,7 @@ import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { clientAddressKey } from '../auth/client-address.js';
+import { enforceAddressLimit } from '../auth/address-limits.js';
 import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
 import { throttledLogin } from '../auth/login-throttle.js';
 import { cookieSessionUser } from '../browser/cookie-user.js';
@@ -88,6 +89,7 @@ export async function authV2Routes(app: FastifyInstance, options: AuthV2Options)
       return refuse(reply, missing);
     }
     if (!csrfHeaderMatches(request, cookies)) return refuse(reply, csrfRefused());
+    await enforceAddressLimit(limiter, 'refresh', request.ip, reply);
     await enforceAuthLimit(limiter, 'refresh', refreshTokenSubject(refreshToken), reply);
     try {
       const session = await unaryCall(clients.identity, 'Refresh', { refreshToken, channel: 'cookie' });
@@ -105,29 +107,35 @@ export async function authV2Routes(app: FastifyInstance, options: AuthV2Options)
     }
   });
 
-  // Idempotent: without cookies (or with dead ones) it still answers 204 and clears them.
+  // Idempotent: without cookies (or with dead ones) it still answers 204 and clears them. Both
+  // cookies are ended on their own: an invalid, expired or foreign svc_session must not leave
+  // the refresh family in svc_refresh alive. A 503 keeps the cookies, so logout can be retried.
   app.post('/auth/v2/logout', async (request, reply) => {
     const cookies = requestCookies(request);
     const accessToken = cookies.get(SESSION_COOKIE);
     const refreshToken = cookies.get(REFRESH_COOKIE);
     if ((accessToken || refreshToken) && !csrfHeaderMatches(request, cookies))
       return refuse(reply, csrfRefused());
-    const sessionToken = accessToken ?? (refreshToken ? await accessFromRefresh(refreshToken) : undefined);
-    if (sessionToken) {
-      try {
-        await unaryCall(clients.identity, 'Logout', {}, { authorization: `Bearer ${sessionToken}` });
-      } catch (error) {
-        // An expired or already revoked session is logged out already.
-        if (!(isRemoteCallError(error) && error.grpcStatus === GrpcStatus.UNAUTHENTICATED)) throw error;
-      }
-    }
+    if (accessToken) await revokeSession(accessToken);
+    // Still alive after that (another session, or the access cookie was not valid): end it too.
+    const fromRefresh = refreshToken ? await accessFromRefresh(refreshToken) : undefined;
+    if (fromRefresh) await revokeSession(fromRefresh);
     clearSessionCookies(reply, cookieSettings);
     return reply.status(204).send();
   });
 
+  async function revokeSession(accessToken: string): Promise<void> {
+    try {
+      await unaryCall(clients.identity, 'Logout', {}, { authorization: `Bearer ${accessToken}` });
+    } catch (error) {
+      // An expired, malformed or already revoked session is logged out already.
+      if (!(isRemoteCallError(error) && error.grpcStatus === GrpcStatus.UNAUTHENTICATED)) throw error;
+    }
+  }
+
   /**
-   * After 15 minutes the browser has dropped svc_session but still holds svc_refresh: logout then
-   * rotates once to learn the session and revokes it, so the family ends either way.
+   * The session behind a refresh token, by rotating it once (refresh tokens carry no session id
+   * the gateway could revoke directly); undefined when the family is already dead.
    */
   async function accessFromRefresh(refreshToken: string): Promise<string | undefined> {
     try {

@@ -40,6 +40,7 @@ export async function identityEdgeRoutes(
     if (sso && sso.providers.length > 0 && options.ssoStates) {
       await app.register(authV2SsoRoutes, {
         clients,
+        limiter,
         states: options.ssoStates,
         ...sso,
         allowedOrigins: browser.allowedOrigins,

@@ -3,6 +3,7 @@ import { isRemoteCallError, unaryCall } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
+import { enforceAddressLimit } from '../auth/address-limits.js';
 import { enforceAuthLimit } from '../auth/auth-limits.js';
 import { parseForm, parseTokenRequest, type FormParameters } from '../auth/token-request.js';
 import { useOAuthErrors } from '../plugins/oauth-errors.js';
@@ -29,11 +30,9 @@ export async function oauthTokenRoutes(
   });
 
   app.post<{ Body: FormParameters | undefined }>('/oauth/token', async (request, reply) => {
+    await enforceAddressLimit(options.limiter, 'token', request.ip, reply);
     const grant = parseTokenRequest(request.body, request.headers.authorization);
-    // The client id is the caller's text (up to 1,000 characters, any Unicode): the limiter's key
-    // takes a hash of it, bounded and plain, instead of a subject its key rules would refuse (a 500).
-    const clientKey = createHash('sha256').update(grant.clientId, 'utf8').digest('base64url');
-    await enforceAuthLimit(options.limiter, 'token', `client:${clientKey}`, reply);
+    await enforceAuthLimit(options.limiter, 'token', clientSubject(grant.clientId), reply);
     try {
       const issued = await unaryCall(options.clients.identity, 'IssueClientToken', {
         clientId: grant.clientId,
@@ -54,4 +53,9 @@ export async function oauthTokenRoutes(
       throw error;
     }
   });
+}
+
+/** The client id is the caller's text: hashed before it is part of a Redis key name. */
+function clientSubject(clientId: string): string {
+  return `client:${createHash('sha256').update(clientId, 'utf8').digest('base64url')}`;
 }
