@@ -2,7 +2,7 @@ import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { Readiness } from '@tap/runtime';
 import type { TokenVerifier } from '@tap/tokens';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ApiRequestCountReader } from './api-request-counts.js';
 import type { ServiceClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
@@ -10,6 +10,7 @@ import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
+import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
 import { trustProxyHops } from './http/auth/client-address.js';
@@ -45,6 +46,8 @@ export interface GatewayDeps {
     /** Single-use SSO state (docs/browser-sessions.md); SSO is off without it. */
     readonly ssoStates?: SsoStateStore;
   };
+  /** Sees every route as it is registered (the OpenAPI test checks the document lists them all). */
+  readonly onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -60,6 +63,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   const otel = new FastifyOtelInstrumentation({
     instrumentHooks: false,
     ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz',
@@ -68,6 +72,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
   await app.register(authenticatePlugin, { verifier: deps.verifier, revocations: deps.auth?.revocations });
+  // Before every route: the document is built from the routes registered after it.
+  await app.register(openApiPlugin);
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(
     async (api) => {
@@ -78,6 +84,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
           upgradeContext: apiAccessUpgradeContext(deps.clients),
         });
       }
+      await api.register(openApiRoute);
       await api.register(tenantRoutes, { clients: deps.clients });
       await api.register(adoptionRoutes, { clients: deps.clients });
       const apiRequestCounts =

@@ -6,6 +6,7 @@ import { clientAddressKey } from '../auth/client-address.js';
 import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
 import { ok } from '../envelope.js';
 import { useOAuthErrors } from '../plugins/oauth-errors.js';
+import { loginResponse, refreshResponse } from './identity-schemas.js';
 
 const loginBody = {
   type: 'object',
@@ -37,7 +38,7 @@ export async function authV1Routes(
 
   app.post<{ Body: { email: string; password: string } }>(
     '/auth/login',
-    { schema: { body: loginBody } },
+    { schema: { body: loginBody, response: loginResponse } },
     async (request, reply) => {
       await enforceAuthLimit(options.limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
       const session = await unaryCall(identity, 'Login', {
@@ -56,7 +57,7 @@ export async function authV1Routes(
   // The spec does not name the fields; they are login's, for clients that handle both alike.
   app.post<{ Body: { refreshToken: string } }>(
     '/auth/refresh',
-    { schema: { body: refreshBody } },
+    { schema: { body: refreshBody, response: refreshResponse } },
     async (request, reply) => {
       await enforceAuthLimit(
         options.limiter,

@@ -3,6 +3,7 @@ import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
+import { createClientResponse, listClientsResponse, rotateClientResponse } from './identity-schemas.js';
 
 /** OAuth clients are managed by a tenant's OWNER or ADMIN (spec: "Account > API Access"). */
 const MANAGERS = { auth: { roles: ['OWNER', 'ADMIN'] } } as const;
@@ -51,7 +52,7 @@ export async function oauthClientRoutes(
 
   app.post<{ Body: { name: string; scopes: string[] } }>(
     '/oauth/clients',
-    { config: MANAGERS, schema: { body: createBody } },
+    { config: MANAGERS, schema: { body: createBody, response: createClientResponse } },
     async (request, reply) => {
       const created = await unaryCall(
         identity,
@@ -66,15 +67,19 @@ export async function oauthClientRoutes(
     },
   );
 
-  app.get('/oauth/clients', { config: MANAGERS }, async (request) => {
-    const listed = await unaryCall(
-      identity,
-      'ListOAuthClients',
-      { tenantId: '' },
-      { authorization: request.auth!.authorization },
-    );
-    return ok({ clients: listed.clients.map(clientJson) });
-  });
+  app.get(
+    '/oauth/clients',
+    { config: MANAGERS, schema: { response: listClientsResponse } },
+    async (request) => {
+      const listed = await unaryCall(
+        identity,
+        'ListOAuthClients',
+        { tenantId: '' },
+        { authorization: request.auth!.authorization },
+      );
+      return ok({ clients: listed.clients.map(clientJson) });
+    },
+  );
 
   app.delete<{ Params: { clientId: string } }>(
     '/oauth/clients/:clientId',
@@ -93,7 +98,7 @@ export async function oauthClientRoutes(
   // An OWNER or ADMIN, or the client itself with its own token: identity decides (zero trust).
   app.post<{ Params: { clientId: string } }>(
     '/oauth/clients/:clientId/rotate',
-    { schema: { params: clientParams } },
+    { schema: { params: clientParams, response: rotateClientResponse } },
     async (request, reply) => {
       const rotated = await unaryCall(
         identity,
