@@ -25,6 +25,18 @@ export function errorMetadata(
 ): Metadata {
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_KEY, code);
-  if (details) metadata.set(ERROR_DETAILS_KEY, JSON.stringify(details));
+  if (details) metadata.set(ERROR_DETAILS_KEY, asciiJson(details));
   return metadata;
+}
+
+/**
+ * JSON with every character outside printable ASCII written as a `\uXXXX` escape. grpc-js
+ * throws on any other character in a metadata value, and details echo caller input (an unknown
+ * action like "«"): unescaped, one request's text crashed the service. JSON.parse undoes it.
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
