@@ -2,12 +2,18 @@ import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { Readiness } from '@tap/runtime';
 import type { TokenVerifier } from '@tap/tokens';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type RouteOptions,
+} from 'fastify';
 import type { ApiRequestCountReader } from './api-request-counts.js';
 import type { ServiceClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
+import { toHttpError } from './http/errors/map-error.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
 import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
@@ -62,6 +68,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxyHops > 0 ? trustProxyHops(deps.config.trustProxyHops) : false,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    // Without this the router answers a bad URL or an over-long path parameter itself, in
+    // Fastify's own body (and 414), before any error handler runs.
+    frameworkErrors: (error, _request, reply) => {
+      const mapped = toHttpError(error);
+      void (reply as FastifyReply).status(mapped.status).send(mapped.body);
+    },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   const otel = new FastifyOtelInstrumentation({
