@@ -1,4 +1,5 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { closedObjects } from './closed-objects.js';
 import { errorResponses } from './error-responses.js';
 import { OPERATIONS, TAGS, operationKey, type OperationDoc } from './operations.js';
 
@@ -76,7 +77,7 @@ export function transformRoute({ schema, url, route }: { schema: unknown; url: s
   const base = (schema ?? {}) as Record<string, unknown>;
   const doc = OPERATIONS[operationKey(method, url)];
   if (!doc) return { schema: base, url };
-  const success = (base['response'] ?? {}) as Record<string, object>;
+  const success = closedObjects(base['response'] ?? {}) as Record<string, object>;
   const extraBody =
     url.endsWith('/oauth/token') && !base['body']
       ? { body: tokenRequestBody, consumes: ['application/x-www-form-urlencoded'] }

@@ -1,3 +1,4 @@
+import { tokenResponse } from '../routes/identity-schemas.js';
 import type { ErrorStatus, ErrorStyle } from './error-responses.js';
 
 /**
@@ -117,6 +118,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     access: 'public',
     style: 'oauth',
     errors: TOKEN,
+    // RFC 6749 §5.1. The route sets no response schema; its handler writes exactly these fields.
+    extraResponses: tokenResponse,
   },
   'POST /api/v1/oauth/clients': api(
     'createOAuthClient',

@@ -5,7 +5,6 @@ import type { ServiceClients } from '../../clients.js';
 import { enforceAuthLimit } from '../auth/auth-limits.js';
 import { parseForm, parseTokenRequest, type FormParameters } from '../auth/token-request.js';
 import { useOAuthErrors } from '../plugins/oauth-errors.js';
-import { tokenResponse } from './identity-schemas.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -28,31 +27,27 @@ export async function oauthTokenRoutes(
     }
   });
 
-  app.post<{ Body: FormParameters | undefined }>(
-    '/oauth/token',
-    { schema: { response: tokenResponse } },
-    async (request, reply) => {
-      const grant = parseTokenRequest(request.body, request.headers.authorization);
-      await enforceAuthLimit(options.limiter, 'token', `client:${grant.clientId}`, reply);
-      try {
-        const issued = await unaryCall(options.clients.identity, 'IssueClientToken', {
-          clientId: grant.clientId,
-          clientSecret: grant.clientSecret,
-          scope: grant.scope,
-        });
-        return {
-          access_token: issued.accessToken,
-          token_type: 'Bearer',
-          expires_in: issued.expiresIn,
-          scope: issued.scope,
-        };
-      } catch (error) {
-        // RFC 6749 §5.2: a client that failed to authenticate with Basic gets the matching challenge.
-        if (grant.viaBasic && isRemoteCallError(error) && error.reason === 'CLIENT_AUTH_FAILED') {
-          void reply.header('www-authenticate', 'Basic realm="tap", charset="UTF-8"');
-        }
-        throw error;
+  app.post<{ Body: FormParameters | undefined }>('/oauth/token', async (request, reply) => {
+    const grant = parseTokenRequest(request.body, request.headers.authorization);
+    await enforceAuthLimit(options.limiter, 'token', `client:${grant.clientId}`, reply);
+    try {
+      const issued = await unaryCall(options.clients.identity, 'IssueClientToken', {
+        clientId: grant.clientId,
+        clientSecret: grant.clientSecret,
+        scope: grant.scope,
+      });
+      return {
+        access_token: issued.accessToken,
+        token_type: 'Bearer',
+        expires_in: issued.expiresIn,
+        scope: issued.scope,
+      };
+    } catch (error) {
+      // RFC 6749 §5.2: a client that failed to authenticate with Basic gets the matching challenge.
+      if (grant.viaBasic && isRemoteCallError(error) && error.reason === 'CLIENT_AUTH_FAILED') {
+        void reply.header('www-authenticate', 'Basic realm="tap", charset="UTF-8"');
       }
-    },
-  );
+      throw error;
+    }
+  });
 }
