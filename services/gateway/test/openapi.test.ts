@@ -18,6 +18,15 @@ interface Operation {
   security?: Record<string, string[]>[];
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
 }
+interface BodyMedia {
+  schema: BodySchema;
+  example?: Record<string, unknown>;
+}
+interface BodySchema {
+  examples?: Record<string, unknown>[];
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
 interface Document {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
@@ -172,5 +181,27 @@ describe('GET /api/v1/openapi.json', () => {
         'Retry-After',
       ]),
     );
+  });
+
+  it('gives every request body an example that names only declared fields and all required ones', () => {
+    let bodies = 0;
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const content = (operation as { requestBody?: { content: Record<string, BodyMedia> } }).requestBody
+          ?.content;
+        if (!content) continue;
+        bodies += 1;
+        const media = Object.values(content)[0]!;
+        const schema = media.schema;
+        const where = `${method.toUpperCase()} ${path}`;
+        // @fastify/swagger moves a single example to the media object's `example`.
+        const example = media.example ?? schema.examples?.[0];
+        expect([where, example === undefined]).toEqual([where, false]);
+        const keys = Object.keys(example ?? {});
+        expect([where, keys.filter((k) => !(k in (schema.properties ?? {})))]).toEqual([where, []]);
+        expect([where, (schema.required ?? []).filter((k) => !keys.includes(k))]).toEqual([where, []]);
+      }
+    }
+    expect(bodies).toBeGreaterThanOrEqual(10);
   });
 });

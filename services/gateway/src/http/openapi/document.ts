@@ -2,6 +2,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { closedObjects } from './closed-objects.js';
 import { errorResponses } from './error-responses.js';
 import { OPERATIONS, TAGS, operationKey, type OperationDoc } from './operations.js';
+import { REQUEST_EXAMPLES } from './request-examples.js';
 
 /** The spec's scopes ("OAuth 2.0 client credentials"). */
 const SCOPES = {
@@ -78,10 +79,14 @@ export function transformRoute({ schema, url, route }: { schema: unknown; url: s
   const doc = OPERATIONS[operationKey(method, url)];
   if (!doc) return { schema: base, url };
   const success = closedObjects(base['response'] ?? {}) as Record<string, object>;
-  const extraBody =
-    url.endsWith('/oauth/token') && !base['body']
-      ? { body: tokenRequestBody, consumes: ['application/x-www-form-urlencoded'] }
-      : {};
+  const example = REQUEST_EXAMPLES[operationKey(method, url)];
+  const body = url.endsWith('/oauth/token') && !base['body'] ? tokenRequestBody : base['body'];
+  const extraBody = body
+    ? {
+        body: example ? { ...body, examples: [example] } : body,
+        ...(url.endsWith('/oauth/token') ? { consumes: ['application/x-www-form-urlencoded'] } : {}),
+      }
+    : {};
   return {
     url,
     schema: {
