@@ -170,6 +170,14 @@ describe('GET /api/v1/openapi.json', () => {
       required: string[];
     };
     expect(unauthorized.required).toEqual(['error', 'error_description']);
+    const metered = served.paths['/api/v1/entitlements/usage']!['get']!.responses['200'] as {
+      headers: Record<string, unknown>;
+    };
+    expect(Object.keys(metered.headers)).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining']),
+    );
+    const tokenOk = token.responses['200'] as { headers: Record<string, unknown> };
+    expect(Object.keys(tokenOk.headers)).toContain('X-RateLimit-Reset');
     const quota = served.paths['/api/v1/entitlements/usage']!['get']!.responses['429'] as {
       headers: Record<string, unknown>;
     };

@@ -1,5 +1,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { closedObjects } from './closed-objects.js';
+import { rateLimitHeaders } from './error-bodies.js';
 import { errorResponses } from './error-responses.js';
 import { OPERATIONS, TAGS, operationKey, type OperationDoc } from './operations.js';
 import { REQUEST_EXAMPLES } from './request-examples.js';
@@ -61,6 +62,20 @@ const tokenRequestBody = {
   },
 };
 
+/**
+ * Metered answers carry the window's X-RateLimit-* headers on success too (client-credentials
+ * traffic under the tier quota, the authentication endpoints under theirs).
+ */
+function withRateLimitHeaders(responses: Record<string, object>, metered: boolean): Record<string, object> {
+  if (!metered) return responses;
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, schema]) => [
+      status,
+      status.startsWith('2') ? { ...schema, headers: rateLimitHeaders } : schema,
+    ]),
+  );
+}
+
 interface RouteLike {
   readonly method: string | readonly string[];
 }
@@ -78,7 +93,10 @@ export function transformRoute({ schema, url, route }: { schema: unknown; url: s
   const base = (schema ?? {}) as Record<string, unknown>;
   const doc = OPERATIONS[operationKey(method, url)];
   if (!doc) return { schema: base, url };
-  const success = closedObjects(base['response'] ?? {}) as Record<string, object>;
+  const success = withRateLimitHeaders(
+    { ...(closedObjects(base['response'] ?? {}) as Record<string, object>), ...(doc.extraResponses ?? {}) },
+    doc.errors.includes(429),
+  );
   const example = REQUEST_EXAMPLES[operationKey(method, url)];
   const body = url.endsWith('/oauth/token') && !base['body'] ? tokenRequestBody : base['body'];
   const extraBody = body
@@ -98,7 +116,6 @@ export function transformRoute({ schema, url, route }: { schema: unknown; url: s
       security: securityOf(doc, method),
       response: {
         ...success,
-        ...(doc.extraResponses ?? {}),
         ...errorResponses(doc.style, doc.errors),
       },
     },
