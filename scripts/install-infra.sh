@@ -52,4 +52,5 @@ else
   fi
 fi
 
+bash "$root/scripts/install-schemathesis.sh"
 say "ready: $(command -v nats-server), $(command -v redis-server), $bin_dir/ferretdb"

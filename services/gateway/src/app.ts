@@ -3,16 +3,23 @@ import type { RateLimiter } from '@tap/ratelimit';
 import { redactUrl, requestLogSerializer } from '@tap/telemetry';
 import type { Readiness } from '@tap/runtime';
 import type { TokenVerifier } from '@tap/tokens';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type RouteOptions,
+} from 'fastify';
 import type { ApiRequestCountReader } from './api-request-counts.js';
 import type { ServiceClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { acceptEmptyJsonBodies } from './http/json-body.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
+import { toHttpError } from './http/errors/map-error.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
 import { routeTablePlugin } from './http/plugins/route-table.js';
+import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
 import { trustProxyHops } from './http/auth/client-address.js';
@@ -48,6 +55,8 @@ export interface GatewayDeps {
     /** Single-use SSO state (docs/browser-sessions.md); SSO is off without it. */
     readonly ssoStates?: SsoStateStore;
   };
+  /** Sees every route as it is registered (the OpenAPI test checks the document lists them all). */
+  readonly onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -64,7 +73,14 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxyHops > 0 ? trustProxyHops(deps.config.trustProxyHops) : false,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    // Without this the router answers a bad URL or an over-long path parameter itself, in
+    // Fastify's own body (and 414), before any error handler runs.
+    frameworkErrors: (error, _request, reply) => {
+      const mapped = toHttpError(error);
+      void (reply as FastifyReply).status(mapped.status).send(mapped.body);
+    },
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   const otel = new FastifyOtelInstrumentation({
     instrumentHooks: false,
     ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz',
@@ -80,6 +96,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(authenticatePlugin, { verifier: deps.verifier, revocations: deps.auth?.revocations });
   // Who may call each route under /api/v1: one table, applied as routes register (docs/security.md).
   await app.register(routeTablePlugin, { prefix: API_PREFIX });
+  // Before every route: the document is built from the routes registered after it.
+  await app.register(openApiPlugin);
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(
     async (api) => {
@@ -90,6 +108,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
           upgradeContext: apiAccessUpgradeContext(deps.clients),
         });
       }
+      await api.register(openApiRoute);
       await api.register(tenantRoutes, { clients: deps.clients });
       await api.register(adoptionRoutes, { clients: deps.clients });
       const apiRequestCounts =

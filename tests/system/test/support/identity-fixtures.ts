@@ -50,7 +50,13 @@ export interface IdentityFixtures {
   /** A token signed with identity's current private key (unsealed with the test's secret). */
   forge(
     claims: Partial<AccessTokenInput>,
-    options?: { issuedAt?: Date; audience?: string; key?: 'identity' | 'stranger'; kid?: string },
+    options?: {
+      issuedAt?: Date;
+      audience?: string;
+      issuer?: string;
+      key?: 'identity' | 'stranger';
+      kid?: string;
+    },
   ): Promise<string>;
   close(): Promise<void>;
 }
@@ -165,7 +171,7 @@ export async function openIdentityFixtures(system: System): Promise<IdentityFixt
       const signer = createTokenSigner({
         kid: options.kid ?? kid,
         privateKey,
-        issuer: SYSTEM_TOKENS.issuer,
+        issuer: options.issuer ?? SYSTEM_TOKENS.issuer,
         audience: options.audience ?? SYSTEM_TOKENS.audience,
       });
       return (await signer.sign(input, options.issuedAt)).token;

@@ -65,6 +65,8 @@ export interface ProcessStack {
   roll(name: ServiceName): Promise<Roll>;
   /** A tenant and an OWNER access token for it (operator RPCs on identity). */
   createTenant(name: string): Promise<{ tenantId: string; bearer: string }>;
+  /** Sets a tenant's tier (operator RPC on entitlements). */
+  setTier(tenantId: string, tierCode: string): Promise<void>;
   publish(event: ProductEvent): Promise<unknown>;
   /** What every process of `name` started so far wrote (warnings and errors), oldest first. */
   logs(name: ServiceName): string;
@@ -179,8 +181,13 @@ export async function startProcessStack(
   let nc: NatsConnection | undefined;
   let proxy: LoopbackProxy | undefined;
   const identityClient = createClient(contracts().identity.IdentityService, common.IDENTITY_GRPC_ADDRESS);
+  const entitlementsClient = createClient(
+    contracts().entitlements.EntitlementsService,
+    common.ENTITLEMENTS_GRPC_ADDRESS,
+  );
   const stop = async () => {
     identityClient.close();
+    entitlementsClient.close();
     await nc?.close();
     await mongo.close();
     const children = all.map((entry) => entry.service);
@@ -251,6 +258,9 @@ export async function startProcessStack(
         operator,
       );
       return { tenantId: tenant.id, bearer: `Bearer ${issued.accessToken}` };
+    },
+    async setTier(tenantId, tierCode) {
+      await unaryCall(entitlementsClient, 'SetTier', { tenantId, tierCode }, operator);
     },
     publish: (event) => publisher.publish(event),
     logs: (name) =>

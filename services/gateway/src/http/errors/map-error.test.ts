@@ -100,3 +100,16 @@ describe('details encoded by grpc-kit (non-ASCII escaped), decoded here', () => 
     });
   });
 });
+
+describe("the router's refusals", () => {
+  it.each([
+    ['FST_ERR_BAD_URL', 'INVALID_URL'],
+    ['FST_ERR_MAX_PARAM_LENGTH', 'PATH_PARAMETER_TOO_LONG'],
+  ])('answers %s with 400 %s in the general body', (code, answer) => {
+    const statusCode = code === 'FST_ERR_BAD_URL' ? 400 : 414;
+    expect(toHttpError(Object.assign(new Error('x'), { code, statusCode }))).toEqual({
+      status: 400,
+      body: { success: false, error: { code: answer, message: expect.any(String) } },
+    });
+  });
+});

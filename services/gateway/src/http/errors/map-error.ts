@@ -52,6 +52,12 @@ export function toHttpError(error: unknown): HttpError {
       return generalError(400, 'INVALID_JSON', 'The JSON body is empty');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return generalError(400, 'INVALID_REQUEST', 'Content-Length does not match the body');
+    // The router's own refusals (Fastify's frameworkErrors): a path that does not decode, and a
+    // path parameter longer than any id we issue (maxParamLength), which Fastify answers 414.
+    case 'FST_ERR_BAD_URL':
+      return generalError(400, 'INVALID_URL', 'The path is not a valid URL');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return generalError(400, 'PATH_PARAMETER_TOO_LONG', 'A path parameter is longer than allowed');
     default:
       break;
   }

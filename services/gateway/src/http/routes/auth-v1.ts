@@ -8,6 +8,7 @@ import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
 import { throttledLogin } from '../auth/login-throttle.js';
 import { ok } from '../envelope.js';
 import { useOAuthErrors } from '../plugins/oauth-errors.js';
+import { loginResponse, refreshResponse } from './identity-schemas.js';
 
 const loginBody = {
   type: 'object',
@@ -39,7 +40,7 @@ export async function authV1Routes(
 
   app.post<{ Body: { email: string; password: string } }>(
     '/auth/login',
-    { schema: { body: loginBody } },
+    { schema: { body: loginBody, response: loginResponse } },
     async (request, reply) => {
       await enforceAuthLimit(options.limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
       const { email, password } = request.body;
@@ -58,7 +59,7 @@ export async function authV1Routes(
   // The spec does not name the fields; they are login's, for clients that handle both alike.
   app.post<{ Body: { refreshToken: string } }>(
     '/auth/refresh',
-    { schema: { body: refreshBody } },
+    { schema: { body: refreshBody, response: refreshResponse } },
     async (request, reply) => {
       await enforceAddressLimit(options.limiter, 'refresh', request.ip, reply);
       await enforceAuthLimit(

@@ -10,6 +10,7 @@ import { newCsrfToken, setSessionCookies } from '../browser/session-cookies.js';
 import { useV2Errors } from '../browser/v2-errors.js';
 import { generalError } from '../errors/http-error.js';
 import type { AuthV2Options } from './auth-v2.js';
+import { messageResponse, redeemResponse } from './identity-schemas.js';
 
 /** The one answer of request, whatever the address (spec: "Magic-link sign-in" 1). */
 export const MAGIC_LINK_SENT = 'If an account exists for that address, a sign-in link is on its way.';
@@ -51,7 +52,7 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
 
   app.post<{ Body: { email: string } }>(
     '/auth/v2/magic-link/request',
-    { schema: { body: requestBody } },
+    { schema: { body: requestBody, response: messageResponse } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
       if (await allowMagicLinkForAccount(limiter, request.body.email))
@@ -62,7 +63,7 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
 
   app.post<{ Body: { email: string; companyName: string; firstName: string; lastName: string } }>(
     '/auth/v2/signup',
-    { schema: { body: signupBody } },
+    { schema: { body: signupBody, response: messageResponse } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
       if (await allowMagicLinkForAccount(limiter, request.body.email))
@@ -73,7 +74,7 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
 
   app.post<{ Body: { token: string }; Querystring: Record<string, unknown> }>(
     '/auth/v2/magic-link/redeem',
-    { schema: { body: redeemBody } },
+    { schema: { body: redeemBody, response: redeemResponse } },
     async (request, reply) => {
       // The token travels in the JSON body only; one in the URL (logs, Referer) is refused unread.
       if (Object.hasOwn(request.query ?? {}, 'token')) {

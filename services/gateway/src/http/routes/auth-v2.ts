@@ -21,6 +21,7 @@ import {
 import { useV2Errors } from '../browser/v2-errors.js';
 import { ok } from '../envelope.js';
 import { generalError } from '../errors/http-error.js';
+import { browserLoginResponse } from './identity-schemas.js';
 
 /** What the browser surface needs from configuration (docs/browser-sessions.md). */
 export interface BrowserSessionSettings {
@@ -63,7 +64,7 @@ export async function authV2Routes(app: FastifyInstance, options: AuthV2Options)
 
   app.post<{ Body: { email: string; password: string } }>(
     '/auth/v2/login',
-    { schema: { body: loginBody } },
+    { schema: { body: loginBody, response: browserLoginResponse } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
       const { email, password } = request.body;

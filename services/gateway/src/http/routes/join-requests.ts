@@ -2,6 +2,7 @@ import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
+import { approveJoinRequestResponse, listJoinRequestsResponse } from './identity-schemas.js';
 
 const params = {
   type: 'object',
@@ -18,19 +19,23 @@ export async function joinRequestRoutes(
   options: { clients: ServiceClients },
 ): Promise<void> {
   const { identity } = options.clients;
-  app.get('/tenant/join-requests', async (request) => {
-    const listed = await unaryCall(
-      identity,
-      'ListJoinRequests',
-      { tenantId: '' },
-      { authorization: request.auth!.authorization },
-    );
-    return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
-  });
+  app.get(
+    '/tenant/join-requests',
+    { schema: { response: listJoinRequestsResponse } },
+    async (request) => {
+      const listed = await unaryCall(
+        identity,
+        'ListJoinRequests',
+        { tenantId: '' },
+        { authorization: request.auth!.authorization },
+      );
+      return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
+    },
+  );
 
   app.post<{ Params: { id: string } }>(
     '/tenant/join-requests/:id/approve',
-    { schema: { params } },
+    { schema: { params, response: approveJoinRequestResponse } },
     async (request) => {
       const { tenantId: _tenantId, ...approved } = await unaryCall(
         identity,

@@ -3,6 +3,7 @@ import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
+import { createClientResponse, listClientsResponse, rotateClientResponse } from './identity-schemas.js';
 
 const createBody = {
   type: 'object',
@@ -48,7 +49,7 @@ export async function oauthClientRoutes(
 
   app.post<{ Body: { name: string; scopes: string[] } }>(
     '/oauth/clients',
-    { schema: { body: createBody } },
+    { schema: { body: createBody, response: createClientResponse } },
     async (request, reply) => {
       const created = await unaryCall(
         identity,
@@ -63,15 +64,19 @@ export async function oauthClientRoutes(
     },
   );
 
-  app.get('/oauth/clients', async (request) => {
-    const listed = await unaryCall(
-      identity,
-      'ListOAuthClients',
-      { tenantId: '' },
-      { authorization: request.auth!.authorization },
-    );
-    return ok({ clients: listed.clients.map(clientJson) });
-  });
+  app.get(
+    '/oauth/clients',
+    { schema: { response: listClientsResponse } },
+    async (request) => {
+      const listed = await unaryCall(
+        identity,
+        'ListOAuthClients',
+        { tenantId: '' },
+        { authorization: request.auth!.authorization },
+      );
+      return ok({ clients: listed.clients.map(clientJson) });
+    },
+  );
 
   app.delete<{ Params: { clientId: string } }>(
     '/oauth/clients/:clientId',
@@ -89,7 +94,7 @@ export async function oauthClientRoutes(
 
   app.post<{ Params: { clientId: string } }>(
     '/oauth/clients/:clientId/rotate',
-    { schema: { params: clientParams } },
+    { schema: { params: clientParams, response: rotateClientResponse } },
     async (request, reply) => {
       const rotated = await unaryCall(
         identity,

@@ -1,0 +1,142 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { closedObjects } from './closed-objects.js';
+import { rateLimitHeaders } from './error-bodies.js';
+import { errorResponses } from './error-responses.js';
+import { OPERATIONS, TAGS, operationKey, type OperationDoc } from './operations.js';
+import { REQUEST_EXAMPLES } from './request-examples.js';
+
+/** The spec's scopes ("OAuth 2.0 client credentials"). */
+const SCOPES = {
+  'products:read': 'read products and product versions',
+  'products:write': 'create, update, delete products',
+  'connections:read': 'read connections and shared data',
+  'connections:write': 'manage connections',
+  'imports:write': 'bulk import operations',
+  'traceability:read': 'read traceability and supply chain data',
+  'dpp:read': 'read Digital Product Passports',
+};
+
+const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'An ES256 access token from /auth/login or /oauth/token (15 minutes)',
+  },
+  clientCredentials: {
+    type: 'oauth2',
+    description: 'OAuth 2.0 client credentials, form-encoded at /api/v1/oauth/token',
+    flows: { clientCredentials: { tokenUrl: '/api/v1/oauth/token', scopes: SCOPES } },
+  },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'svc_session',
+    description: 'The browser session set by /auth/v2 (HttpOnly)',
+  },
+  csrfToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-CSRF-Token',
+    description: 'Double-submit copy of the svc_csrf cookie, on state-changing requests with sessionCookie',
+  },
+} as const;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function securityOf(doc: OperationDoc, method: string): object[] {
+  if (doc.access === 'public') return [];
+  const cookie = SAFE_METHODS.has(method) ? { sessionCookie: [] } : { sessionCookie: [], csrfToken: [] };
+  return [{ bearerAuth: [] }, { clientCredentials: [] }, cookie];
+}
+
+/** `POST /oauth/token` parses its form itself (RFC 6749 §4.4.2); the document says what it reads. */
+const tokenRequestBody = {
+  type: 'object',
+  required: ['grant_type'],
+  properties: {
+    grant_type: { const: 'client_credentials' },
+    client_id: { type: 'string', description: 'Or HTTP Basic credentials' },
+    client_secret: { type: 'string' },
+    scope: { type: 'string', description: 'Space-separated scope names' },
+  },
+};
+
+/**
+ * Metered answers carry the window's X-RateLimit-* headers on success too (client-credentials
+ * traffic under the tier quota, the authentication endpoints under theirs).
+ */
+function withRateLimitHeaders(responses: Record<string, object>, metered: boolean): Record<string, object> {
+  if (!metered) return responses;
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, schema]) => [
+      status,
+      status.startsWith('2') ? { ...schema, headers: rateLimitHeaders } : schema,
+    ]),
+  );
+}
+
+interface RouteLike {
+  readonly method: string | readonly string[];
+}
+
+/**
+ * Adds what Fastify's schemas do not carry to one route's operation: id, tag, summary,
+ * security, and a response for every error status it can answer, in the body its error edge
+ * uses. A route missing from OPERATIONS is left as Fastify describes it (the test catches it).
+ */
+export function transformRoute({ schema, url, route }: { schema: unknown; url: string; route: RouteLike }): {
+  schema: Record<string, unknown>;
+  url: string;
+} {
+  const method = typeof route.method === 'string' ? route.method : (route.method[0] ?? 'GET');
+  const base = (schema ?? {}) as Record<string, unknown>;
+  const doc = OPERATIONS[operationKey(method, url)];
+  if (!doc) return { schema: base, url };
+  const success = withRateLimitHeaders(
+    { ...(closedObjects(base['response'] ?? {}) as Record<string, object>), ...(doc.extraResponses ?? {}) },
+    doc.errors.includes(429),
+  );
+  const example = REQUEST_EXAMPLES[operationKey(method, url)];
+  const body = url.endsWith('/oauth/token') && !base['body'] ? tokenRequestBody : base['body'];
+  const extraBody = body
+    ? {
+        body: example ? { ...body, examples: [example] } : body,
+        ...(url.endsWith('/oauth/token') ? { consumes: ['application/x-www-form-urlencoded'] } : {}),
+      }
+    : {};
+  return {
+    url,
+    schema: {
+      ...base,
+      ...extraBody,
+      operationId: doc.operationId,
+      tags: [doc.tag],
+      summary: doc.summary,
+      security: securityOf(doc, method),
+      response: {
+        ...success,
+        ...errorResponses(doc.style, doc.errors),
+      },
+    },
+  };
+}
+
+/** @fastify/swagger's options: OpenAPI 3.1.0 over the routes' own schemas. */
+export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tenant access, adoption and entitlement API',
+        version,
+        description:
+          'Paths include the `/api/v1` prefix. Errors: `{ success: false, error: { code, message, details? } }`; ' +
+          'token endpoints answer `{ error, error_description }`; rate limits `{ error: "RATE_LIMIT_EXCEEDED", message, retryAfter }` with Retry-After.',
+      },
+      tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+      components: { securitySchemes: SECURITY_SCHEMES },
+    },
+    transform: transformRoute,
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * One request body per write operation, showing its use: the document's `examples` (schemathesis
+ * sends them first, as positive cases). Keyed like OPERATIONS.
+ */
+export const REQUEST_EXAMPLES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  'POST /api/v1/oauth/token': {
+    grant_type: 'client_credentials',
+    client_id: 'cl_2f6c9a',
+    client_secret: 'cs_…',
+    scope: 'products:read',
+  },
+  'POST /api/v1/oauth/clients': { name: 'ERP sync', scopes: ['products:read', 'imports:write'] },
+  'POST /api/v1/auth/login': { email: 'owner@acme.example', password: 'correct horse battery staple' },
+  'POST /api/v1/auth/refresh': { refreshToken: 'rt_…' },
+  'POST /api/v1/auth/v2/login': { email: 'owner@acme.example', password: 'correct horse battery staple' },
+  'POST /api/v1/auth/v2/magic-link/request': { email: 'owner@acme.example' },
+  'POST /api/v1/auth/v2/signup': {
+    email: 'founder@newco.example',
+    companyName: 'NewCo',
+    firstName: 'Nia',
+    lastName: 'Founder',
+  },
+  'POST /api/v1/auth/v2/magic-link/redeem': { token: 'ml_…' },
+  'POST /api/v1/tenant/adoption/milestones/:key/complete': { evidenceRef: 'product:p-1', expectedVersion: 3 },
+  'POST /api/v1/tenant/adoption/success-plan': {
+    title: 'First exchange by Q3',
+    targetDate: '2099-09-30T00:00:00.000Z',
+    objectives: [{ label: 'First product', milestoneKeys: ['first_product_created'], met: false }],
+  },
+  'POST /api/v1/tenant/adoption/success-plan/renew': {
+    fromPlanId: '6f1c2b8e-3a0d-4c47-9a51-0d7f4f2b9e10',
+    targetDate: '2099-12-31T00:00:00.000Z',
+  },
+  'POST /api/v1/entitlements/can': { action: 'BULK_UPLOAD', resourceCount: 500 },
+};

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { AddressInfo } from 'node:net';
+import { createRateLimiter, createRateLimitRedis, type RateLimitRedis } from '@tap/ratelimit';
+import { Readiness } from '@tap/runtime';
+import { createLogger } from '@tap/telemetry';
+import { infraUrls, testNamespace } from '@tap/testkit';
+import { createTokenVerifier, generateSigningKey } from '@tap/tokens';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { createServiceClients, type ServiceClients } from '../src/clients.js';
+import { redisSessionRevocations } from '../src/session-revocations.js';
+import { redisSsoStateStore } from '../src/sso-states.js';
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+}
+interface BodyMedia {
+  schema: BodySchema;
+  example?: Record<string, unknown>;
+}
+interface BodySchema {
+  examples?: Record<string, unknown>[];
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+interface Document {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string }> };
+}
+
+const routes: RouteOptions[] = [];
+let app: FastifyInstance;
+let clients: ServiceClients;
+let redis: RateLimitRedis;
+let served: Document;
+
+/** `/a/:id/b` as OpenAPI writes it: `/a/{id}/b`. */
+const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+const methodsOf = (route: RouteOptions) => (Array.isArray(route.method) ? route.method : [route.method]);
+
+beforeAll(async () => {
+  const namespace = testNamespace('openapi');
+  const key = await generateSigningKey();
+  redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 });
+  // No service answers on these addresses: the document needs the routes, not their callees.
+  clients = createServiceClients({
+    identity: '127.0.0.1:9',
+    adoption: '127.0.0.1:9',
+    entitlements: '127.0.0.1:9',
+  });
+  app = await buildApp({
+    config: {
+      bodyLimitBytes: 65_536,
+      trustProxyHops: 0,
+      browser: {
+        allowedOrigins: ['https://app.openapi-test.example'],
+        cookieDomain: undefined,
+        sso: {
+          appUrl: 'https://app.openapi-test.example',
+          publicApiUrl: 'http://127.0.0.1/api/v1',
+          providers: [{ key: 'corp', issuer: 'http://127.0.0.1:9', clientId: 'c', clientSecret: 's' }],
+        },
+      },
+    },
+    clients,
+    verifier: createTokenVerifier({
+      issuer: 'https://identity.openapi-test',
+      audience: 'tap-api',
+      fetchJwks: async () => ({ keys: [key.publicJwk] }),
+    }),
+    readiness: new Readiness(),
+    logger: createLogger({ service: 'openapi-test', level: 'silent' }),
+    auth: {
+      revocations: redisSessionRevocations(redis, `${namespace}:rev`),
+      limiter: createRateLimiter({ redis, keyPrefix: namespace }),
+      ssoStates: redisSsoStateStore(redis, `${namespace}:sso`),
+    },
+    onRoute: (route) => routes.push(route),
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (app.server.address() as AddressInfo).port;
+  const response = await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`, {
+    signal: AbortSignal.timeout(10_000),
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  served = (await response.json()) as Document;
+});
+
+afterAll(async () => {
+  await app?.close();
+  clients?.close();
+  await redis?.quit();
+});
+
+describe('GET /api/v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(served.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(
+      structuredClone(served) as unknown as Parameters<Validator['validate']>[0],
+    );
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('lists every route the gateway registered, each with an operationId and a tag', () => {
+    const registered = routes
+      .flatMap((route) => methodsOf(route).map((method) => ({ method, url: route.url })))
+      .filter(({ method }) => method !== 'HEAD');
+    expect(registered.length).toBeGreaterThan(30);
+    const missing = registered.filter(
+      ({ method, url }) => !served.paths[openApiPath(url)]?.[method.toLowerCase()]?.operationId,
+    );
+    expect(missing).toEqual([]);
+    const documented = Object.values(served.paths).flatMap((item) => Object.values(item));
+    expect(documented).toHaveLength(registered.length);
+    const ids = documented.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const operation of documented) expect(operation.tags?.length).toBe(1);
+  });
+
+  it('documents the error statuses of every operation with a JSON body schema', () => {
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        const statuses = Object.keys(operation.responses);
+        expect([where, statuses.some((s) => /^[23]/.test(s))]).toEqual([where, true]);
+        if (path.startsWith('/api/v1/') && !path.endsWith('/openapi.json')) {
+          expect([where, statuses.includes('400')]).toEqual([where, true]);
+          expect([where, statuses.includes('503')]).toEqual([where, true]);
+        }
+        for (const status of statuses.filter((s) => /^[45]/.test(s))) {
+          const schema = operation.responses[status]?.content?.['application/json']?.schema;
+          expect([where, status, schema === undefined]).toEqual([where, status, false]);
+        }
+      }
+    }
+  });
+
+  it('marks bearer operations with their security and a 401/403/429, public ones with none', () => {
+    const schemes = served.components.securitySchemes;
+    expect(Object.keys(schemes).sort()).toEqual([
+      'bearerAuth',
+      'clientCredentials',
+      'csrfToken',
+      'sessionCookie',
+    ]);
+    const state = served.paths['/api/v1/tenant/adoption/state']!['get']!;
+    expect(state.security).toEqual([{ bearerAuth: [] }, { clientCredentials: [] }, { sessionCookie: [] }]);
+    expect(Object.keys(state.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
+    const create = served.paths['/api/v1/tenant/adoption/success-plan']!['post']!;
+    expect(create.security).toContainEqual({ sessionCookie: [], csrfToken: [] });
+    expect(Object.keys(create.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415', '429', '503']),
+    );
+    expect(served.paths['/api/v1/oauth/token']!['post']!.security).toEqual([]);
+  });
+
+  it('gives the token endpoints the OAuth-style body and the form-encoded request', () => {
+    const token = served.paths['/api/v1/oauth/token']!['post'] as Operation & {
+      requestBody: { content: Record<string, unknown> };
+    };
+    expect(Object.keys(token.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    const unauthorized = token.responses['401']!.content!['application/json']!.schema as {
+      required: string[];
+    };
+    expect(unauthorized.required).toEqual(['error', 'error_description']);
+    const metered = served.paths['/api/v1/entitlements/usage']!['get']!.responses['200'] as {
+      headers: Record<string, unknown>;
+    };
+    expect(Object.keys(metered.headers)).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining']),
+    );
+    const tokenOk = token.responses['200'] as { headers: Record<string, unknown> };
+    expect(Object.keys(tokenOk.headers)).toContain('X-RateLimit-Reset');
+    const quota = served.paths['/api/v1/entitlements/usage']!['get']!.responses['429'] as {
+      headers: Record<string, unknown>;
+    };
+    expect(Object.keys(quota.headers)).toEqual(
+      expect.arrayContaining([
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+      ]),
+    );
+  });
+
+  it('gives every request body an example that names only declared fields and all required ones', () => {
+    let bodies = 0;
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const content = (operation as { requestBody?: { content: Record<string, BodyMedia> } }).requestBody
+          ?.content;
+        if (!content) continue;
+        bodies += 1;
+        const media = Object.values(content)[0]!;
+        const schema = media.schema;
+        const where = `${method.toUpperCase()} ${path}`;
+        // @fastify/swagger moves a single example to the media object's `example`.
+        const example = media.example ?? schema.examples?.[0];
+        expect([where, example === undefined]).toEqual([where, false]);
+        const keys = Object.keys(example ?? {});
+        expect([where, keys.filter((k) => !(k in (schema.properties ?? {})))]).toEqual([where, []]);
+        expect([where, (schema.required ?? []).filter((k) => !keys.includes(k))]).toEqual([where, []]);
+      }
+    }
+    expect(bodies).toBeGreaterThanOrEqual(10);
+  });
+});

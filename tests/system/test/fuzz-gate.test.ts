@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startProcessStack, type ProcessStack, type ServiceName } from './support/process-stack.js';
+import { runSchemathesis, type FuzzRun } from './support/schemathesis.js';
+
+/** Every scope the spec names: the client-credentials mode may reach every operation. */
+const ALL_SCOPES = [
+  'products:read',
+  'products:write',
+  'connections:read',
+  'connections:write',
+  'imports:write',
+  'traceability:read',
+  'dpp:read',
+];
+const SERVICES: readonly ServiceName[] = ['identity', 'entitlements', 'adoption', 'gateway'];
+/** Per auth mode; three runs stay near three minutes. */
+const RUN_BUDGET_S = 60;
+/** A shorter budget when told (FUZZ_BUDGET_S), for reproducing a failure; never longer. */
+const BUDGET_S = Math.min(RUN_BUDGET_S, Number(process.env['FUZZ_BUDGET_S'] ?? RUN_BUDGET_S) || RUN_BUDGET_S);
+const MIN_REQUESTS = 3_000;
+/** Fixed per mode so a failure reproduces with the same seed (`st run --seed`). */
+const SEEDS = { none: 1101, client: 2202, owner: 3303, 'owner-logout': 4404 } as const;
+/** Logout ends the owner's session: it gets a run of its own, with a token of its own. */
+const LOGOUT = ['--include-operation-id', 'logout'];
+const LOGOUT_BUDGET_S = 5;
+
+let stack: ProcessStack;
+let owner: string;
+let client: string;
+let ownerToLogOut: string;
+
+async function json(path: string, init: RequestInit): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${stack.base}${path}`, { ...init, signal: AbortSignal.timeout(10_000) });
+  return { status: response.status, body: await response.json() };
+}
+
+beforeAll(async () => {
+  stack = await startProcessStack('fuzz');
+  const tenant = await stack.createTenant('Fuzz Foods');
+  // The top tier: API access for the client token, and quotas the fuzzer does not exhaust.
+  await stack.setTier(tenant.tenantId, 'ENTERPRISE');
+  owner = tenant.bearer;
+  ownerToLogOut = (await stack.createTenant('Fuzz Logout')).bearer;
+  const created = await json('/api/v1/oauth/clients', {
+    method: 'POST',
+    headers: { authorization: owner, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'fuzz client', scopes: ALL_SCOPES }),
+  });
+  expect(created.status).toBe(201);
+  const { clientId, clientSecret } = (created.body as { data: { clientId: string; clientSecret: string } })
+    .data;
+  const token = await json('/api/v1/oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+      scope: ALL_SCOPES.join(' '),
+    }).toString(),
+  });
+  expect(token.status).toBe(200);
+  client = `Bearer ${(token.body as { access_token: string }).access_token}`;
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function ready(name: ServiceName): Promise<boolean> {
+  try {
+    return (JSON.parse(await stack.text(name, '/readyz')) as { status?: string }).status === 'ready';
+  } catch {
+    return false;
+  }
+}
+
+describe('the fuzz gate', () => {
+  it(
+    'answers >= 3,000 generated requests without a 5xx or a contract breach, and no service restarts',
+    async () => {
+      const pids = Object.fromEntries(SERVICES.map((name) => [name, stack.process(name).child.pid]));
+      // The owner's POST /auth/logout would end the session the rest of its run needs: it is
+      // fuzzed with the owner in a short run of its own (and in full without and with the client).
+      const modes: Array<[keyof typeof SEEDS, Record<string, string>, number, string[]]> = [
+        ['none', {}, BUDGET_S, []],
+        ['client', { authorization: client }, BUDGET_S, []],
+        ['owner', { authorization: owner }, BUDGET_S, ['--exclude-operation-id', 'logout']],
+        ['owner-logout', { authorization: ownerToLogOut }, LOGOUT_BUDGET_S, LOGOUT],
+      ];
+      const runs: Array<[string, FuzzRun]> = [];
+      for (const [mode, headers, maxTimeS, extraArgs] of modes) {
+        runs.push([
+          mode,
+          await runSchemathesis({ base: stack.base, headers, maxTimeS, seed: SEEDS[mode], extraArgs }),
+        ]);
+      }
+      const total = runs.reduce((sum, [, run]) => sum + run.requests, 0);
+      const failures = runs.flatMap(([mode, run]) => run.failures.map((f) => `${mode}: ${f}`));
+      // One line for the log: how much each mode sent and what failed.
+      console.log(
+        `fuzz gate: ${runs.map(([mode, run]) => `${mode} ${run.requests} requests (${run.operations.tested}/${run.operations.selected} operations)`).join(', ')}; total ${total}; failures ${failures.length}`,
+      );
+      if (failures.length > 0) {
+        console.log(`fuzz gate reports: ${runs.map(([mode, run]) => `${mode} ${run.dir}`).join(', ')}`);
+        for (const name of SERVICES) console.log(`${name} logs (tail):\n${stack.logs(name).slice(-3_000)}`);
+      }
+      expect(failures).toEqual([]);
+      for (const [mode, run] of runs) {
+        expect([mode, run.exitCode, run.exitCode === 0 ? '' : run.output.slice(-4_000)]).toEqual([
+          mode,
+          0,
+          '',
+        ]);
+        expect(run.operations.tested).toBe(run.operations.selected);
+      }
+      const selected = Object.fromEntries(runs.map(([mode, run]) => [mode, run.operations.selected]));
+      // Every operation with the owner's token too: the two owner runs split them between them.
+      expect(selected['owner']! + selected['owner-logout']!).toBe(selected['none']);
+      expect(selected['owner-logout']).toBe(1);
+      if (BUDGET_S === RUN_BUDGET_S) expect(total).toBeGreaterThanOrEqual(MIN_REQUESTS);
+      for (const name of SERVICES) {
+        const service = stack.process(name);
+        expect([name, service.child.pid, service.child.exitCode]).toEqual([name, pids[name], null]);
+        expect([name, await ready(name)]).toEqual([name, true]);
+      }
+    },
+    15 * 60_000,
+  );
+});

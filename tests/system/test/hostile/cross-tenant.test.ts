@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { unaryCall } from '@tap/grpc-kit';
+import { Browser } from '../support/cookie-jar.js';
+import { openIdentityFixtures, type Account, type IdentityFixtures } from '../support/identity-fixtures.js';
+import {
+  OPERATOR_TOKEN,
+  startSystem,
+  SYSTEM_ORIGIN,
+  type HttpResponse,
+  type System,
+} from '../support/system.js';
+
+/*
+ * Another tenant's ids in our requests: an OAuth client, a join request, a success plan. The
+ * tenant is always the token's, so each is answered like an id that does not exist: 404 and
+ * no data, and the other tenant's object is unchanged.
+ */
+
+const V2 = '/api/v1/auth/v2';
+const FUTURE = '2099-01-01T00:00:00Z';
+
+describe('cross-tenant ids', () => {
+  let system: System;
+  let fx: IdentityFixtures;
+  let mallory: Account;
+  let victim: Account;
+  let asMallory: Record<string, string>;
+  let asVictim: Record<string, string>;
+
+  beforeAll(async () => {
+    system = await startSystem('hostile_cross_tenant', { trustProxyHops: 1 });
+    fx = await openIdentityFixtures(system);
+    mallory = await fx.tenantWithOwner('Mallory Goods');
+    victim = await fx.tenantWithOwner('Victim Goods');
+    await system.setTier(mallory.tenantId, 'CORE');
+    await system.setTier(victim.tenantId, 'CORE');
+    asMallory = { authorization: `Bearer ${(await fx.signIn(mallory)).accessToken}` };
+    asVictim = { authorization: `Bearer ${(await fx.signIn(victim)).accessToken}` };
+  });
+  afterAll(async () => {
+    await fx?.close();
+    await system?.stop();
+  });
+
+  /** A 404 in the general shape that carries nothing of the object asked for. */
+  const expectNotFound = (response: HttpResponse, secret?: string) => {
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ success: false, error: { code: expect.any(String) } });
+    expect((response.body as { data?: unknown }).data).toBeUndefined();
+    if (secret) expect(JSON.stringify(response.body)).not.toContain(secret);
+  };
+
+  it("answers another tenant's OAuth client like an unknown one, and the client keeps working", async () => {
+    const theirs = await fx.oauthClient(victim.tenantId, ['products:read']);
+    const path = `/api/v1/oauth/clients/${theirs.clientId}`;
+    const rotate = await system.http('POST', `${path}/rotate`, { headers: asMallory });
+    expectNotFound(rotate, theirs.clientSecret);
+    const unknownRotate = await system.http('POST', '/api/v1/oauth/clients/no-such-client/rotate', {
+      headers: asMallory,
+    });
+    expect(unknownRotate.status).toBe(rotate.status);
+    expect((unknownRotate.body as { error: { code: string } }).error.code).toBe(
+      (rotate.body as { error: { code: string } }).error.code,
+    );
+    expectNotFound(await system.http('DELETE', path, { headers: asMallory }));
+    const listed = await system.http('GET', '/api/v1/oauth/clients', { headers: asMallory });
+    expect((listed.body as { data: { clients: unknown[] } }).data.clients).toEqual([]);
+    // Untouched: the old secret still issues tokens, and the owner still lists it.
+    expect(await fx.clientToken(theirs.clientId, theirs.clientSecret)).toEqual(expect.any(String));
+    const victimList = await system.http('GET', '/api/v1/oauth/clients', { headers: asVictim });
+    expect((victimList.body as { data: { clients: { clientId: string }[] } }).data.clients).toEqual([
+      expect.objectContaining({ clientId: theirs.clientId }),
+    ]);
+  });
+
+  it("answers another tenant's join request with 404, and it stays pending", async () => {
+    const gated = `gated-${Date.now()}.example`;
+    await unaryCall(
+      fx.identity,
+      'ClaimJoinDomain',
+      { tenantId: victim.tenantId, domain: gated },
+      { authorization: `Operator ${OPERATOR_TOKEN}` },
+    );
+    const email = `joiner@${gated}`;
+    const joiner = new Browser(system, undefined, '203.0.113.77');
+    const since = system.mail.messages.length;
+    const signup = await joiner.post(`${V2}/signup`, {
+      body: { email, companyName: 'Ignored', firstName: 'Jo', lastName: 'Joiner' },
+    });
+    expect(signup.status).toBe(200);
+    const message = await system.mail.waitForMessage(email, { since, timeoutMs: 10_000 });
+    const link = /https:\/\/\S+/.exec(message.text)?.[0] ?? '';
+    expect(link.startsWith(`${SYSTEM_ORIGIN}/auth/magic-link#token=`)).toBe(true);
+    const redeemed = await joiner.post(`${V2}/magic-link/redeem`, {
+      body: { token: new URL(link).hash.slice('#token='.length) },
+    });
+    expect(redeemed.body).toMatchObject({ status: 'pending_approval' });
+
+    const pending = await system.http('GET', '/api/v1/tenant/join-requests', { headers: asVictim });
+    const requests = (pending.body as { data: { requests: { id: string; email: string }[] } }).data.requests;
+    const request = requests.find((r) => r.email === email)!;
+    expect(request).toBeDefined();
+
+    expectNotFound(
+      await system.http('POST', `/api/v1/tenant/join-requests/${request.id}/approve`, { headers: asMallory }),
+      email,
+    );
+    const mine = await system.http('GET', '/api/v1/tenant/join-requests', { headers: asMallory });
+    expect((mine.body as { data: { requests: unknown[] } }).data.requests).toEqual([]);
+    const after = await system.http('GET', '/api/v1/tenant/join-requests', { headers: asVictim });
+    expect(
+      (after.body as { data: { requests: { id: string; status: string }[] } }).data.requests.find(
+        (r) => r.id === request.id,
+      )?.status,
+    ).toBe('PENDING');
+  });
+
+  it("answers a renewal of another tenant's success plan with 404, and neither plan changes", async () => {
+    const created = await system.http('POST', '/api/v1/tenant/adoption/success-plan', {
+      headers: asVictim,
+      body: {
+        title: 'Victim plan',
+        targetDate: FUTURE,
+        objectives: [{ label: 'Start', milestoneKeys: ['first_product_created'] }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const plan = (created.body as { data: { id: string } }).data;
+    const renew = await system.http('POST', '/api/v1/tenant/adoption/success-plan/renew', {
+      headers: asMallory,
+      body: { fromPlanId: plan.id, targetDate: FUTURE },
+    });
+    expectNotFound(renew, 'Victim plan');
+    const mine = await system.http('GET', '/api/v1/tenant/adoption/success-plan', { headers: asMallory });
+    expect(mine.body).toEqual({ success: true, data: null });
+    const theirs = await system.http('GET', '/api/v1/tenant/adoption/success-plan', { headers: asVictim });
+    expect(theirs.body).toMatchObject({ data: { id: plan.id, status: 'ACTIVE', title: 'Victim plan' } });
+  });
+});
