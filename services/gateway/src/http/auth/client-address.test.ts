@@ -24,9 +24,12 @@ describe('clientAddressKey', () => {
     expect(clientAddressKey('fe80::1')).toBe('ipv6:fe80:0:0:0::/64');
   });
 
-  it('keeps anything else apart, bounded', () => {
-    expect(clientAddressKey('unix-socket')).toBe('other:unix-socket');
+  it('keeps anything else apart, bounded, and never as the caller wrote it', () => {
+    expect(clientAddressKey('unix-socket')).toMatch(/^other:[A-Za-z0-9_-]{43}$/);
+    expect(clientAddressKey('unix-socket')).not.toBe(clientAddressKey('unix-socket2'));
     expect(clientAddressKey('x'.repeat(500)).length).toBeLessThan(80);
+    for (const hostile of ['{tap}:x', 'a b', 'ü', '*', 'x'.repeat(70)])
+      expect(clientAddressKey(hostile)).toMatch(/^other:[A-Za-z0-9_-]{43}$/);
   });
 });
 

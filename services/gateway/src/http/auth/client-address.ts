@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
@@ -9,7 +10,9 @@ import { isIPv4, isIPv6 } from 'node:net';
 export function clientAddressKey(ip: string): string {
   const address = ip.replace(/%.*$/, '');
   if (isIPv4(address)) return `ipv4:${address}`;
-  if (!isIPv6(address)) return `other:${address.slice(0, 64)}`;
+  // Not an address (an X-Forwarded-For entry is the caller's text when hops are misconfigured):
+  // hashed, so no caller text becomes part of a Redis key name.
+  if (!isIPv6(address)) return `other:${createHash('sha256').update(ip, 'utf8').digest('base64url')}`;
   const groups = expandIPv6(address);
   const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
   if (mapped) return `ipv4:${groups[6]! >> 8}.${groups[6]! & 0xff}.${groups[7]! >> 8}.${groups[7]! & 0xff}`;
