@@ -8,6 +8,7 @@ import {
   unaryHandler,
   type GrpcServer,
 } from '../src/index.js';
+import { serverOptions, tlsOf } from './support/test-tls.js';
 
 const silent = { error: () => undefined };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,13 +34,16 @@ async function startReplica(port = 0): Promise<Replica> {
       answer({ id: 't', name: 'n', slug: 's', createdAt: '2026-01-01T00:00:00.000Z' }),
     ),
   };
-  const server = createGrpcServer([
-    {
-      name: 'tap.identity.v1.IdentityService',
-      definition: contracts().identity.IdentityService.service,
-      implementation: handlers as IdentityServiceHandlers,
-    },
-  ]);
+  const server = createGrpcServer(
+    [
+      {
+        name: 'tap.identity.v1.IdentityService',
+        definition: contracts().identity.IdentityService.service,
+        implementation: handlers as IdentityServiceHandlers,
+      },
+    ],
+    await serverOptions(),
+  );
   const bound = await server.listen('127.0.0.1', port);
   return { server, port: bound, served: () => served };
 }
@@ -89,6 +93,7 @@ describe('a client of a target with several addresses (round_robin)', () => {
     client = createClient(
       contracts().identity.IdentityService,
       `ipv4:127.0.0.1:${a.port},127.0.0.1:${b.port}`,
+      await tlsOf('gateway'),
     );
   });
   afterAll(async () => {
@@ -153,10 +158,14 @@ describe('a server with a maximum connection age', () => {
           implementation: handlers as IdentityServiceHandlers,
         },
       ],
-      { maxConnectionAgeMs: 200, maxConnectionAgeGraceMs: 1_000 },
+      { ...(await serverOptions()), maxConnectionAgeMs: 200, maxConnectionAgeGraceMs: 1_000 },
     );
     const port = await server.listen('127.0.0.1', 0);
-    const client = createClient(contracts().identity.IdentityService, `127.0.0.1:${port}`);
+    const client = createClient(
+      contracts().identity.IdentityService,
+      `127.0.0.1:${port}`,
+      await tlsOf('gateway'),
+    );
     try {
       const calls = startCalls(client, 4);
       await sleep(1_000);
@@ -173,8 +182,8 @@ describe('a dns:/// target', () => {
   it('reaches the server and its health service', async () => {
     const replica = await startReplica();
     const target = `dns:///localhost:${replica.port}`;
-    const client = createClient(contracts().identity.IdentityService, target);
-    const checker = createHealthChecker(target);
+    const client = createClient(contracts().identity.IdentityService, target, await tlsOf('gateway'));
+    const checker = createHealthChecker(target, await tlsOf('gateway'), 'identity');
     try {
       await expect(unaryCall(client, 'GetJwks', {})).resolves.toEqual({ keys: [] });
       await expect(checker.check()).resolves.toBeUndefined();

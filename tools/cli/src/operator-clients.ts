@@ -1,5 +1,5 @@
 import { contracts, type EntitlementsServiceClient, type IdentityServiceClient } from '@tap/contracts';
-import { createClient } from '@tap/grpc-kit';
+import { createClient, tlsFromFiles } from '@tap/grpc-kit';
 import type { CliConfig } from './cli-config.js';
 
 export interface OperatorClients {
@@ -9,10 +9,15 @@ export interface OperatorClients {
   close(): void;
 }
 
-/** gRPC clients that present the operator credential. */
+/** gRPC clients with the operator's certificate (mTLS) that also present the operator credential. */
 export function operatorClients(config: CliConfig): OperatorClients {
-  const identity = createClient(contracts().identity.IdentityService, config.identityAddress);
-  const entitlements = createClient(contracts().entitlements.EntitlementsService, config.entitlementsAddress);
+  const tls = tlsFromFiles(config.grpcTls);
+  const identity = createClient(contracts().identity.IdentityService, config.identityAddress, tls);
+  const entitlements = createClient(
+    contracts().entitlements.EntitlementsService,
+    config.entitlementsAddress,
+    tls,
+  );
   return {
     identity,
     entitlements,

@@ -38,8 +38,19 @@ export async function waitUntilReady(urls: readonly string[], timeoutMs = READY_
   throw new Error(`not ready within ${timeoutMs} ms: ${urls.join(', ')}`);
 }
 
+/** Each service's certificate from the local PKI (`tap-infra pki`, run by `npm run up`). */
+function tlsEnv(service: string): Record<string, string> {
+  const dir = `${REPO_ROOT}.infra/pki/${service}/`;
+  return {
+    GRPC_TLS_CERT_FILE: `${dir}tls.crt`,
+    GRPC_TLS_KEY_FILE: `${dir}tls.key`,
+    GRPC_TLS_CA_FILE: `${dir}ca.crt`,
+  };
+}
+
 /**
- * Runs the four services as child processes with the current environment, prefixing their logs,
+ * Runs the four services as child processes with the current environment and each its own
+ * certificate (.infra/pki/<service>), prefixing their logs,
  * until SIGINT/SIGTERM; then stops them gracefully (SIGTERM) and resolves.
  */
 export async function runStack(onReady: () => Promise<void>): Promise<void> {
@@ -47,7 +58,7 @@ export async function runStack(onReady: () => Promise<void>): Promise<void> {
     const child = spawn(process.execPath, [service.entry], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: process.env,
+      env: { ...process.env, ...tlsEnv(service.name) },
     });
     const prefix = `[${service.name}] `;
     const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
