@@ -45,24 +45,18 @@ function serial(): string {
 }
 
 async function fromKeys(
-  caKeys: webcrypto.CryptoKeyPair,
+  caPrivateKey: webcrypto.CryptoKey,
   caCert: x509.X509Certificate,
   scope: { trustDomain: string; namespace: string },
 ): Promise<CertificateAuthority> {
   const certPem = caCert.toString('pem') + '\n';
-  const keyPem = pem(
-    'PRIVATE KEY',
-    await webcrypto.subtle.exportKey('pkcs8', caKeys.privateKey as webcrypto.CryptoKey),
-  );
+  const keyPem = pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', caPrivateKey));
   return {
     certPem,
     keyPem,
     async issue(service, options = {}) {
       const spiffeId = `spiffe://${scope.trustDomain}/ns/${scope.namespace}/sa/${service}`;
-      const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, [
-        'sign',
-        'verify',
-      ])) as webcrypto.CryptoKeyPair;
+      const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
       const notBefore = options.notBefore ?? new Date(Date.now() - 60_000);
       const leaf = await x509.X509CertificateGenerator.create({
         serialNumber: serial(),
@@ -72,7 +66,7 @@ async function fromKeys(
         notAfter: new Date(notBefore.getTime() + (options.lifetimeMs ?? DEV_LEAF_LIFETIME_MS)),
         signingAlgorithm: ALGORITHM,
         publicKey: keys.publicKey,
-        signingKey: caKeys.privateKey,
+        signingKey: caPrivateKey,
         extensions: [
           new x509.BasicConstraintsExtension(false, undefined, true),
           new x509.KeyUsagesExtension(
@@ -87,10 +81,7 @@ async function fromKeys(
           await x509.AuthorityKeyIdentifierExtension.create(caCert),
         ],
       });
-      const key = pem(
-        'PRIVATE KEY',
-        await webcrypto.subtle.exportKey('pkcs8', keys.privateKey as webcrypto.CryptoKey),
-      );
+      const key = pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
       return { cert: leaf.toString('pem') + '\n', key, ca: certPem, spiffeId };
     },
   };
@@ -100,10 +91,7 @@ async function fromKeys(
 export async function createCertificateAuthority(
   options: { trustDomain?: string; namespace?: string; name?: string; lifetimeMs?: number } = {},
 ): Promise<CertificateAuthority> {
-  const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, [
-    'sign',
-    'verify',
-  ])) as webcrypto.CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const notBefore = new Date(Date.now() - 60_000);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -118,7 +106,7 @@ export async function createCertificateAuthority(
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return fromKeys(keys, cert, {
+  return fromKeys(keys.privateKey, cert, {
     trustDomain: options.trustDomain ?? LOCAL_TRUST_DOMAIN,
     namespace: options.namespace ?? LOCAL_NAMESPACE,
   });
@@ -133,8 +121,7 @@ export async function loadCertificateAuthority(
   const cert = new x509.X509Certificate(certPem);
   const der = Buffer.from(keyPem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
   const privateKey = await webcrypto.subtle.importKey('pkcs8', der, ALGORITHM, true, ['sign']);
-  const publicKey = await cert.publicKey.export(ALGORITHM, ['verify']);
-  return fromKeys({ privateKey, publicKey } as webcrypto.CryptoKeyPair, cert, {
+  return fromKeys(privateKey, cert, {
     trustDomain: scope.trustDomain ?? LOCAL_TRUST_DOMAIN,
     namespace: scope.namespace ?? LOCAL_NAMESPACE,
   });

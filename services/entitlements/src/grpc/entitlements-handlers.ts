@@ -61,7 +61,7 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
       return toWire(await ops.tiers.findOrCreate(await tenantOf(ctx.metadata), ops.now()));
     }),
 
-    SetTier: unaryHandler('EntitlementsService/SetTier', logger, async (request, ctx) => {
+    SetTier: unaryHandler('EntitlementsService/SetTier', logger, async (request) => {
       // Only the operator's certificate reaches SetTier (RPC_ALLOWLIST): no shared secret here.
       if (!TENANT_ID.test(request.tenantId)) throw entitlementErrors.create('INVALID_TENANT_ID');
       if (!isTierCode(request.tierCode))

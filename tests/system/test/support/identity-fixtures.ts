@@ -1,4 +1,4 @@
-import { contracts, type IdentityServiceClient } from '@tap/contracts';
+import type { IdentityServiceClient } from '@tap/contracts';
 import { unaryCall } from '@tap/grpc-kit';
 import { infraUrls } from '@tap/testkit';
 import {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import { contracts, type ProductEvent } from '@tap/contracts';
+import type { ProductEvent } from '@tap/contracts';
 import { createEventPublisher } from '@tap/events';
 import { unaryCall } from '@tap/grpc-kit';
 import { freeLoopbackPort, infraUrls, testIdentityEnv, testNamespace } from '@tap/testkit';

@@ -17,12 +17,7 @@ import { createClient, unaryCall } from '@tap/grpc-kit';
 import { identityClientAt, tlsOf } from './service-tls.js';
 import { buildApp as buildIdentity } from '@tap/identity';
 import { Readiness } from '@tap/runtime';
-import {
-  clientPerCaller,
-  identityJwksFetcher,
-  redisSessionRevocations as revocationReader,
-  RPC_ALLOWLIST,
-} from '@tap/service-auth';
+import { identityJwksFetcher, redisSessionRevocations as revocationReader } from '@tap/service-auth';
 import { createLogger } from '@tap/telemetry';
 import { infraUrls, startSmtpSink, testIdentityEnv, testNamespace, type SmtpSink } from '@tap/testkit';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
