@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { contracts } from '@tap/contracts';
 import { RPC_ALLOWLIST, SERVICE_IDENTITIES } from './rpc-allowlist.js';
@@ -47,5 +48,13 @@ describe('the RPC allowlist', () => {
       '/tap.entitlements.v1.EntitlementsService/SetTier',
     ];
     for (const path of operatorOnly) expect([path, allowlist[path]]).toEqual([path, ['operator']]);
+  });
+
+  it('is the table docs/security.md shows, row for row', () => {
+    const doc = readFileSync(new URL('../../../docs/security.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `(\/tap\.[^`]+)` +\| ([^|]+?) +\|$/gm)].map(
+      ([, path, callers]) => [path, (callers ?? '').split(', ')] as const,
+    );
+    expect(Object.fromEntries(rows)).toEqual(allowlist);
   });
 });

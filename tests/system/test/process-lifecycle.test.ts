@@ -36,7 +36,13 @@ beforeAll(async () => {
 });
 
 function start(name: string, env: Record<string, string | undefined>): ServiceProcess {
-  const service = startServiceProcess(name, { ...SECRETS, ...tlsEnv[name], ...env });
+  // REDIS_URL for every service: adoption and entitlements read the revocation list too.
+  const service = startServiceProcess(name, {
+    ...SECRETS,
+    REDIS_URL: infraUrls().redisUrl,
+    ...tlsEnv[name],
+    ...env,
+  });
   running.push(service);
   return service;
 }

@@ -6,7 +6,7 @@ x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoPro
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 24 * 60 * 60 * 1_000;
-/** The local CA lives a year; `npm run up` makes a new one when it is within a month of expiry. */
+/** The local CA lives a year; `npm run up` makes a new one (and new leaves) when it has less than 10 days left. */
 export const DEV_CA_LIFETIME_MS = 365 * DAY_MS;
 /** Leaves live 30 days locally (1 h in Kubernetes, csi-driver-spiffe's default). */
 export const DEV_LEAF_LIFETIME_MS = 30 * DAY_MS;
