@@ -1,5 +1,5 @@
 import { contracts, type EntitlementsServiceClient, type IdentityServiceClient } from '@tap/contracts';
-import { createClient, tlsFromFiles } from '@tap/grpc-kit';
+import { createClient, ServiceTlsError, tlsFromFiles, type ServiceTls } from '@tap/grpc-kit';
 import type { CliConfig } from './cli-config.js';
 
 export interface OperatorClients {
@@ -9,9 +9,22 @@ export interface OperatorClients {
   close(): void;
 }
 
+function operatorTls(config: CliConfig): ServiceTls {
+  try {
+    return tlsFromFiles(config.grpcTls);
+  } catch (error) {
+    if (!(error instanceof ServiceTlsError)) throw error;
+    throw new Error(
+      `${error.message}. The operator certificate: run \`npm run up\` once (it makes .infra/pki), or set ` +
+        'GRPC_TLS_CERT_FILE, GRPC_TLS_KEY_FILE and GRPC_TLS_CA_FILE',
+      { cause: error },
+    );
+  }
+}
+
 /** gRPC clients with the operator's certificate (mTLS) that also present the operator credential. */
 export function operatorClients(config: CliConfig): OperatorClients {
-  const tls = tlsFromFiles(config.grpcTls);
+  const tls = operatorTls(config);
   const identity = createClient(contracts().identity.IdentityService, config.identityAddress, tls);
   const entitlements = createClient(
     contracts().entitlements.EntitlementsService,
