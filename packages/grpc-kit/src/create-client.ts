@@ -86,6 +86,14 @@ export function channelCredentials(tls: ServiceTls, serverService: string): Chan
   });
 }
 
+/**
+ * The TLS server name (SNI) sent: the service's name rather than the target's host, which is often
+ * an IP address (Node warns on those, DEP0123). Servers ignore it; the identity check is the SPIFFE ID.
+ */
+export function serverNameOption(server: string): ChannelOptions {
+  return { 'grpc.ssl_target_name_override': server };
+}
+
 /** `identity` for `/tap.identity.v1.IdentityService/…`: our packages are named `tap.<service>.v1`. */
 export function serviceOfPaths(paths: readonly string[]): string | undefined {
   return /^\/tap\.([a-z0-9-]+)\.v\d+\./.exec(paths[0] ?? '')?.[1];
@@ -106,5 +114,8 @@ export function createClient<C extends Client>(Ctor: ClientCtor<C>, target: stri
   );
   const server = serviceOfPaths(paths);
   if (server === undefined) throw new Error('createClient: not a tap.<service>.v1 client');
-  return new Ctor(target, channelCredentials(tls, server), channelOptions(paths));
+  return new Ctor(target, channelCredentials(tls, server), {
+    ...channelOptions(paths),
+    ...serverNameOption(server),
+  });
 }

@@ -8,7 +8,7 @@ import {
 } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { protoPath } from 'grpc-health-check';
-import { channelCredentials, channelOptions } from './create-client.js';
+import { channelCredentials, channelOptions, serverNameOption } from './create-client.js';
 import type { ServiceTls } from './tls/service-tls.js';
 
 type CheckFn = (
@@ -56,7 +56,10 @@ export function createHealthChecker(
   service = '',
 ): { check(deadlineMs?: number): Promise<void>; close(): void } {
   const Ctor = healthConstructor();
-  const client = new Ctor(address, channelCredentials(tls, peer), channelOptions([]));
+  const client = new Ctor(address, channelCredentials(tls, peer), {
+    ...channelOptions([]),
+    ...serverNameOption(peer),
+  });
   return {
     check: (deadlineMs = 1_000) =>
       new Promise((resolve, reject) => {
