@@ -42,7 +42,6 @@ export interface GrpcServer {
  * the SPIFFE identity of its client certificate, and a call whose caller is not on the method's
  * allowlist is refused before the handler runs (allowlistInterceptor). The server refuses to be
  * built when a method of an added service has no allowlist entry. Health is SERVING for every added
- * service (and the empty name) once listening, and NOT_SERVING from the start of shutdown. Health is SERVING for every added
  * service (and the empty name) once listening, and NOT_SERVING from the start of shutdown.
  * Connections are closed gracefully at their maximum age (GrpcServerOptions), so that callers
  * balancing over a `dns:///` target look it up again.
