@@ -10,5 +10,8 @@ bash scripts/install-infra.sh
 bash scripts/ensure-deps.sh
 source scripts/dev-env.sh
 mkdir -p .infra/data
+# Every gRPC hop is mutual TLS: a local CA and one certificate per service and the operator CLI,
+# made on the first run and reused after (.infra/pki, gitignored).
+node packages/testkit/dist/bin/tap-infra.js pki .infra/pki
 exec node packages/testkit/dist/bin/tap-infra.js run --standard-ports --data-dir .infra/data -- \
   node tools/cli/dist/main.js stack

@@ -1,22 +1,25 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { buildApp as buildAdoption } from '@tap/adoption';
 import { contracts } from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
 import { createEventPublisher, ensureEventStream } from '@tap/events';
-import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
+import { createRateLimitRedis } from '@tap/ratelimit';
+import { redisSessionRevocations } from '@tap/service-auth';
+import { testIdentity } from '@tap/testkit';
 import { createLogger } from '@tap/telemetry';
 import { createTokenSigner, createTokenVerifier, generateSigningKey, importPrivateKey } from '@tap/tokens';
 import { MongoClient } from 'mongodb';
 
-const OPERATOR_TOKEN = 'adoption-bench-operator-token-0123456789abcdef';
 const TOKENS = { issuer: 'https://identity.adoption-bench', audience: 'tap-api' };
 
 /**
  * Adoption and entitlements built in this process, as in production but without identity: a
  * real ES256 key signs the tokens and both services verify them with jose. Everything lives
  * under `prefix` (databases, stream, subjects) and is removed by `close()`.
- * @param {{ mongoUrl: string; natsUrl: string }} urls
+ * @param {{ mongoUrl: string; natsUrl: string; redisUrl: string }} urls
  * @param {string} prefix
  */
 export async function openBed(urls, prefix) {
@@ -31,16 +34,30 @@ export async function openBed(urls, prefix) {
   const mongo = new MongoClient(urls.mongoUrl);
   const db = mongo.db(`${prefix}_adoption`);
   const entitlementsDb = mongo.db(`${prefix}_entitlements`);
+  // As in production: mTLS with per-service certificates (the test PKI) and the revocation list.
+  const redis = createRateLimitRedis(urls.redisUrl, { commandTimeout: 1_000 });
+  for (let waited = 0; redis.status !== 'ready' && waited < 10_000; waited += 20) await sleep(20);
+  const revocations = redisSessionRevocations(redis, `${prefix}:revoked`);
+  const adoptionTls = tlsFromPem(await testIdentity('adoption'));
   const entitlements = buildEntitlements({
-    config: { operatorToken: OPERATOR_TOKEN },
+    config: {},
     db: entitlementsDb,
     verifier,
+    revocations,
+    tls: tlsFromPem(await testIdentity('entitlements')),
     logger,
   });
   await entitlements.prepare();
+  const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
   const entitlementsClient = createClient(
     contracts().entitlements.EntitlementsService,
-    `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`,
+    entitlementsAddress,
+    adoptionTls,
+  );
+  const operatorEntitlements = createClient(
+    contracts().entitlements.EntitlementsService,
+    entitlementsAddress,
+    tlsFromPem(await testIdentity('operator')),
   );
   const nc = await connect({ servers: urls.natsUrl, name: prefix });
   const js = jetstream(nc);
@@ -61,6 +78,8 @@ export async function openBed(urls, prefix) {
     config: { events },
     db,
     verifier,
+    revocations,
+    tls: adoptionTls,
     entitlements: entitlementsClient,
     publish: (e) => publisher.publish(e),
     logger,
@@ -69,6 +88,7 @@ export async function openBed(urls, prefix) {
   const client = createClient(
     contracts().adoption.AdoptionService,
     `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`,
+    tlsFromPem(await testIdentity('gateway')),
   );
   /** Streams to delete on close (the adoption stream and any baseline stream). */
   const streams = [events.streamName];
@@ -83,13 +103,7 @@ export async function openBed(urls, prefix) {
     adoption,
     client,
     /** @param {string} tenantId @param {string} tierCode */
-    setTier: (tenantId, tierCode) =>
-      unaryCall(
-        entitlementsClient,
-        'SetTier',
-        { tenantId, tierCode },
-        { authorization: `Operator ${OPERATOR_TOKEN}` },
-      ),
+    setTier: (tenantId, tierCode) => unaryCall(operatorEntitlements, 'SetTier', { tenantId, tierCode }),
     /** @param {string} tenantId */
     async bearer(tenantId) {
       const input = {
@@ -105,6 +119,8 @@ export async function openBed(urls, prefix) {
     async close() {
       client.close();
       entitlementsClient.close();
+      operatorEntitlements.close();
+      await redis.quit();
       await Promise.all([adoption.grpc.shutdown(500), entitlements.grpc.shutdown(500)]);
       for (const name of streams) await jsm.streams.delete(name).catch(() => undefined);
       await nc.drain();

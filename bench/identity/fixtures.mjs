@@ -1,5 +1,5 @@
 import { contracts } from '@tap/contracts';
-import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createClient, tlsFromFiles, unaryCall } from '@tap/grpc-kit';
 import { send } from './http-load.mjs';
 
 const DEADLINE = { deadlineMs: 10_000 };
@@ -7,10 +7,14 @@ const DEADLINE = { deadlineMs: 10_000 };
 /**
  * A tenant with an OWNER, `clientCount` OAuth clients and `sessionCount` signed-in sessions,
  * made over identity's gRPC (operator) and the gateway's login endpoint.
- * @param {{ identityAddress: string; operatorToken: string; gatewayPort: number; clientCount: number; sessionCount: number }} options
+ * @param {{ identityAddress: string; operatorToken: string; operatorTls: import('@tap/grpc-kit').TlsFiles; gatewayPort: number; clientCount: number; sessionCount: number }} options
  */
 export async function arrange(options) {
-  const identity = createClient(contracts().identity.IdentityService, options.identityAddress);
+  const identity = createClient(
+    contracts().identity.IdentityService,
+    options.identityAddress,
+    tlsFromFiles(options.operatorTls),
+  );
   const operator = { authorization: `Operator ${options.operatorToken}`, ...DEADLINE };
   try {
     const email = `bench-owner-${process.pid}@bench.example`;

@@ -10,6 +10,7 @@
 import process from 'node:process';
 import { buildApp, createServiceClients, redisSessionRevocations } from '@tap/gateway';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
+import { tlsFromFiles } from '@tap/grpc-kit';
 import { Readiness } from '@tap/runtime';
 import { identityJwksFetcher } from '@tap/service-auth';
 import { createLogger } from '@tap/telemetry';
@@ -21,12 +22,17 @@ const keyPrefix = process.env['BENCH_KEY_PREFIX'] ?? 'bench';
 
 const logger = createLogger({ service: 'bench-gateway', level: 'silent' });
 // Adoption and entitlements are not on these routes; their channels stay idle.
-const clients = createServiceClients({
-  identity: identityAddress,
-  adoption: '127.0.0.1:9',
-  entitlements: '127.0.0.1:9',
+// The gateway's certificate (GRPC_TLS_*, written by run.mjs).
+const tls = tlsFromFiles({
+  certFile: process.env['GRPC_TLS_CERT_FILE'] ?? '',
+  keyFile: process.env['GRPC_TLS_KEY_FILE'] ?? '',
+  caFile: process.env['GRPC_TLS_CA_FILE'] ?? '',
 });
-const jwks = identityJwksFetcher(identityAddress);
+const clients = createServiceClients(
+  { identity: identityAddress, adoption: '127.0.0.1:9', entitlements: '127.0.0.1:9' },
+  tls,
+);
+const jwks = identityJwksFetcher(identityAddress, tls);
 const verifier = createTokenVerifier({
   issuer: 'https://identity.tap.local',
   audience: 'tap-api',

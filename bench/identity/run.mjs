@@ -14,11 +14,11 @@
  * Uses MONGO_URL / REDIS_URL when set, else starts its own servers (@tap/testkit).
  * BENCH_SECONDS (default 6) is the measured time per case, split over three interleaved rounds.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
-import { startInfrastructure } from '@tap/testkit';
+import { ensureDevPki, startInfrastructure } from '@tap/testkit';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { databaseCases, hashingCosts } from './baselines.mjs';
@@ -48,6 +48,15 @@ async function main() {
   const grpcPort = await freePort();
   const httpPort = await freePort();
   const identityAddress = `127.0.0.1:${grpcPort}`;
+  // Every gRPC hop is mutual TLS: certificates for identity, the gateway and the operator.
+  const pkiDir = mkdtempSync(join(tmpdir(), 'bench-pki-'));
+  const pki = await ensureDevPki(pkiDir);
+  /** @param {string} name */
+  const tlsEnv = (name) => ({
+    GRPC_TLS_CERT_FILE: join(pki[name] ?? '', 'tls.crt'),
+    GRPC_TLS_KEY_FILE: join(pki[name] ?? '', 'tls.key'),
+    GRPC_TLS_CA_FILE: join(pki[name] ?? '', 'ca.crt'),
+  });
   // BENCH_PROFILE_DIR: CPU profiles of identity and the gateway, for finding where time goes.
   const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const identity = startNode(
@@ -61,6 +70,7 @@ async function main() {
       OPERATOR_TOKEN,
       KEY_ENCRYPTION_SECRET,
       LOG_LEVEL: 'warn',
+      ...tlsEnv('identity'),
     },
     profileArgs,
   );
@@ -70,6 +80,7 @@ async function main() {
       IDENTITY_GRPC_ADDRESS: identityAddress,
       REDIS_URL: infra.redisUrl,
       BENCH_KEY_PREFIX: keyPrefix,
+      ...tlsEnv('gateway'),
     },
     profileArgs,
   );
@@ -91,6 +102,11 @@ async function main() {
     const { clients, sessions } = await arrange({
       identityAddress,
       operatorToken: OPERATOR_TOKEN,
+      operatorTls: {
+        certFile: tlsEnv('operator').GRPC_TLS_CERT_FILE,
+        keyFile: tlsEnv('operator').GRPC_TLS_KEY_FILE,
+        caFile: tlsEnv('operator').GRPC_TLS_CA_FILE,
+      },
       gatewayPort: port,
       clientCount: CLIENTS,
       sessionCount: CONCURRENCY,
@@ -131,6 +147,7 @@ async function main() {
   } finally {
     await gateway.stop();
     await identity.stop();
+    rmSync(pkiDir, { recursive: true, force: true });
     const mongo = new MongoClient(infra.mongoUrl);
     await mongo
       .db(database)

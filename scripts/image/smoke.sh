@@ -9,8 +9,8 @@
 #    jest, turbo, @swc, eslint, prettier, testcontainers on disk), and every package the service
 #    needs at run time, its workspaces' dependencies included, resolves from its directory;
 # 3. with a root filesystem read-only and no /tmp, a bad configuration exits 78 with one line per
-#    bad variable (no variable at all for identity, adoption, entitlements; two bad ones for the
-#    gateway, whose variables all have defaults);
+#    bad variable (no variable at all for identity, adoption, entitlements; two bad ones and the
+#    three required GRPC_TLS_* files for the gateway);
 # 4. unless INFRA=0: under `npx tap-infra run` (FerretDB, NATS, Redis on loopback), read-only with
 #    a tmpfs /tmp as in deploy/k8s, the service answers /healthz (and /readyz except the gateway,
 #    which is ready only with the three gRPC services), node is PID 1, and SIGTERM ends it with 0.
@@ -36,6 +36,12 @@ health_check() {
   local env=(-e HOST=127.0.0.1 -e LOG_LEVEL=warn -e "MONGO_URL=${MONGO_URL:?run under tap-infra}" -e "NATS_URL=${NATS_URL:?}" -e "REDIS_URL=${REDIS_URL:?}"
     -e "OPERATOR_TOKEN=$(head -c 32 /dev/urandom | base64)" -e "KEY_ENCRYPTION_SECRET=$(head -c 32 /dev/urandom | base64)")
   local db="smoke_${RANDOM}_$$"
+  # Its mTLS certificate (every gRPC port is mutual TLS): a throwaway PKI, readable by uid 10001.
+  local pki
+  pki="$(mktemp -d)"
+  node "$repo/packages/testkit/dist/bin/tap-infra.js" pki "$pki" >/dev/null 2>&1 || fail "tap-infra pki failed"
+  chmod -R a+rX "$pki/$s"
+  env+=(-v "$pki/$s:/tls:ro" -e GRPC_TLS_CERT_FILE=/tls/tls.crt -e GRPC_TLS_KEY_FILE=/tls/tls.key -e GRPC_TLS_CA_FILE=/tls/ca.crt)
   case "$s" in
     gateway) env+=(-e "GATEWAY_PORT=$http_port") ;;
     identity) env+=(-e "IDENTITY_HTTP_PORT=$http_port" -e "IDENTITY_GRPC_PORT=$grpc_port" -e "IDENTITY_MONGO_DB=$db") ;;
@@ -122,9 +128,10 @@ ok "no dev dependency; $closure runtime packages resolve from services/$s"
 
 # 3. Configuration errors, read-only, no /tmp.
 case "$s" in
-  gateway) bad=(-e GATEWAY_PORT=not-a-port -e LOG_LEVEL=loud) expect=2 ;;
-  identity) bad=() expect=3 ;; # MONGO_URL, KEY_ENCRYPTION_SECRET, OPERATOR_TOKEN
-  *) bad=() expect=2 ;;        # MONGO_URL, OPERATOR_TOKEN
+  # Every service also lacks GRPC_TLS_CERT_FILE, GRPC_TLS_KEY_FILE, GRPC_TLS_CA_FILE (3 lines).
+  gateway) bad=(-e GATEWAY_PORT=not-a-port -e LOG_LEVEL=loud) expect=5 ;;
+  identity) bad=() expect=6 ;; # MONGO_URL, KEY_ENCRYPTION_SECRET, OPERATOR_TOKEN, the three TLS files
+  *) bad=() expect=4 ;;        # MONGO_URL, the three TLS files
 esac
 set +e
 out="$("${run[@]}" "${ro[@]}" "${bad[@]}" "$img" 2>&1)"

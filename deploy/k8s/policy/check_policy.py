@@ -20,6 +20,9 @@ Rules (ids as printed):
   trust-proxy     a workload behind an Ingress (or a Gateway API HTTPRoute) sets
                   GATEWAY_TRUST_PROXY_HOPS >= 1: with 0 it sees the ingress controller's address
                   as every caller's, so all callers share one per-address login bucket
+  secret-inventory  a Secret key reaches only the workloads SECRET_INVENTORY allows it (by
+                  secretKeyRef, key by key): no key outside the inventory, no whole Secret
+                  through envFrom or a volume without `items` (docs/security.md, "Secret inventory")
 
 Needs PyYAML only (installed with kubernetes-validate by scripts/validate-k8s.sh).
 """
@@ -34,7 +37,35 @@ from typing import Any, Iterable, Iterator
 
 import yaml
 
-RULES = ("resources", "non-root", "read-only-root", "image-tag", "probes", "inline-secret", "service-links", "trust-proxy")
+RULES = (
+    "resources",
+    "non-root",
+    "read-only-root",
+    "image-tag",
+    "probes",
+    "inline-secret",
+    "service-links",
+    "secret-inventory",
+    "trust-proxy",
+)
+
+# Which workloads (by name) may hold each Secret key: a secret lives only in the pods that use it.
+# The operator credential, which issues OWNER tokens and sets passwords, is identity's alone;
+# adoption and entitlements recognise the operator by its certificate (the RPC allowlist).
+# Keep in step with docs/security.md, "Secret inventory".
+SECRET_INVENTORY: dict[tuple[str, str], frozenset[str]] = {
+    ("tap-identity-mongo", "MONGO_URL"): frozenset({"identity"}),
+    ("tap-adoption-mongo", "MONGO_URL"): frozenset({"adoption"}),
+    ("tap-entitlements-mongo", "MONGO_URL"): frozenset({"entitlements"}),
+    ("tap-identity-keys", "KEY_ENCRYPTION_SECRET"): frozenset({"identity"}),
+    ("tap-identity-keys", "KEY_ENCRYPTION_SECRET_PREVIOUS"): frozenset({"identity"}),
+    ("tap-identity-keys", "TOKEN_HASH_SECRET"): frozenset({"identity"}),
+    ("tap-identity-keys", "TOKEN_HASH_SECRET_PREVIOUS"): frozenset({"identity"}),
+    ("tap-operator-token", "OPERATOR_TOKEN"): frozenset({"identity"}),
+    ("tap-operator-token", "OPERATOR_TOKEN_PREVIOUS"): frozenset({"identity"}),
+    ("tap-redis", "REDIS_URL"): frozenset({"gateway", "identity", "adoption", "entitlements"}),
+    ("tap-nats", "NATS_URL"): frozenset({"adoption", "entitlements"}),
+}
 
 # Variable names that hold secrets (and their PREVIOUS values during a rotation). MONGO_URL is one
 # because it may carry a password.
@@ -229,6 +260,37 @@ def check_trust_proxy(docs: list[dict[str, Any]]) -> list[Violation]:
     return violations
 
 
+def check_secret_inventory(workload: str, spec: dict[str, Any]) -> list[str]:
+    problems = []
+
+    def allowed(secret: str, key: str, how: str) -> None:
+        holders = SECRET_INVENTORY.get((secret, key))
+        if holders is None:
+            problems.append(f"{how} {secret}/{key} is not in the secret inventory")
+        elif workload not in holders:
+            problems.append(f"{how} {secret}/{key} may only reach {', '.join(sorted(holders))}")
+
+    for _, container in containers(spec):
+        for var in container.get("env") or []:
+            ref = (var.get("valueFrom") or {}).get("secretKeyRef")
+            if ref:
+                allowed(str(ref.get("name")), str(ref.get("key")), f"env {var.get('name')} from")
+        for source in container.get("envFrom") or []:
+            if source.get("secretRef"):
+                problems.append(f"envFrom takes every key of Secret {source['secretRef'].get('name')}; reference keys one by one")
+    for volume in spec.get("volumes") or []:
+        sources = [volume.get("secret")] if volume.get("secret") else []
+        sources += [p.get("secret") for p in ((volume.get("projected") or {}).get("sources") or []) if p.get("secret")]
+        for secret in sources:
+            name = str(secret.get("secretName") or secret.get("name"))
+            items = secret.get("items") or []
+            if not items:
+                problems.append(f"volume {volume.get('name')} mounts every key of Secret {name}; list its items")
+            for item in items:
+                allowed(name, str(item.get("key")), f"volume {volume.get('name')} mounts")
+    return problems
+
+
 def check(docs: list[dict[str, Any]]) -> tuple[list[Violation], int]:
     violations: list[Violation] = []
     checked = 0
@@ -244,6 +306,8 @@ def check(docs: list[dict[str, Any]]) -> tuple[list[Violation], int]:
             continue
         if kind == "Deployment" and spec.get("enableServiceLinks") is not False:
             violations.append(Violation("service-links", where, "enableServiceLinks is not false"))
+        workload = str((doc.get("metadata") or {}).get("name"))
+        violations += [Violation("secret-inventory", where, m) for m in check_secret_inventory(workload, spec)]
         for field, container in containers(spec):
             checked += 1
             at = f"{where} {field[:-1]} {container.get('name')}"

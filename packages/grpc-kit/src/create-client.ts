@@ -1,4 +1,6 @@
-import { credentials, type Client, type ChannelOptions } from '@grpc/grpc-js';
+import { experimental, type ChannelCredentials, type Client, type ChannelOptions } from '@grpc/grpc-js';
+import type { PeerCertificate } from 'node:tls';
+import type { ServiceTls } from './tls/service-tls.js';
 
 const BASE_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.keepalive_time_ms': 30_000,
@@ -45,11 +47,7 @@ export const READ_RETRY_POLICY = {
  */
 export const LOAD_BALANCING_CONFIG = [{ round_robin: {} }] as const;
 
-type ClientCtor<C> = (new (
-  address: string,
-  creds: ReturnType<typeof credentials.createInsecure>,
-  options: ChannelOptions,
-) => C) & {
+type ClientCtor<C> = (new (address: string, creds: ChannelCredentials, options: ChannelOptions) => C) & {
   readonly service?: Record<string, { readonly path?: string }>;
 };
 
@@ -74,16 +72,50 @@ export function channelOptions(paths: readonly string[]): ChannelOptions {
 }
 
 /**
- * A client of one service, over plaintext inside the cluster network. `target` is a gRPC name:
+ * Channel credentials for mutual TLS with `tls`, accepting only a server whose certificate is
+ * `serverService`'s SPIFFE ID in our trust domain and namespace. The check replaces Node's
+ * hostname check (our certificates hold only a URI SAN, which Node no longer matches); the chain
+ * is still verified against our CA.
+ */
+export function channelCredentials(tls: ServiceTls, serverService: string): ChannelCredentials {
+  return experimental.createCertificateProviderChannelCredentials(tls.provider, tls.provider, {
+    checkServerIdentity: (_host: string, certificate: PeerCertificate) =>
+      tls.peerService(certificate.subjectaltname) === serverService
+        ? undefined
+        : new Error(`the server is not ${tls.peerId(serverService)}`),
+  });
+}
+
+/**
+ * The TLS server name (SNI) sent: the service's name rather than the target's host, which is often
+ * an IP address (Node warns on those, DEP0123). Servers ignore it; the identity check is the SPIFFE ID.
+ */
+export function serverNameOption(server: string): ChannelOptions {
+  return { 'grpc.ssl_target_name_override': server };
+}
+
+/** `identity` for `/tap.identity.v1.IdentityService/…`: our packages are named `tap.<service>.v1`. */
+export function serviceOfPaths(paths: readonly string[]): string | undefined {
+  return /^\/tap\.([a-z0-9-]+)\.v\d+\./.exec(paths[0] ?? '')?.[1];
+}
+
+/**
+ * A client of one service, over mutual TLS with this process's identity (`tls`); the server must
+ * present the identity of the service the client is for (`tap.<service>.v1`). `target` is a gRPC name:
  * `host:port`, `dns:///name:port` (e.g. a Kubernetes headless Service: every ready pod) or
  * `ipv4:10.0.0.1:50051,10.0.0.2:50051`. Calls are spread over every address the target
  * resolves to (LOAD_BALANCING_CONFIG). Idempotent reads (`Get*`, `List*`, `Find*`, `Can`) are
  * retried on UNAVAILABLE within their deadline (READ_RETRY_POLICY) and, through unaryCall, wait
  * for the channel to be ready, so a restart of the callee costs latency, not errors. Writes fail fast.
  */
-export function createClient<C extends Client>(Ctor: ClientCtor<C>, target: string): C {
+export function createClient<C extends Client>(Ctor: ClientCtor<C>, target: string, tls: ServiceTls): C {
   const paths = Object.values(Ctor.service ?? {}).flatMap((definition) =>
     definition.path ? [definition.path] : [],
   );
-  return new Ctor(target, credentials.createInsecure(), channelOptions(paths));
+  const server = serviceOfPaths(paths);
+  if (server === undefined) throw new Error('createClient: not a tap.<service>.v1 client');
+  return new Ctor(target, channelCredentials(tls, server), {
+    ...channelOptions(paths),
+    ...serverNameOption(server),
+  });
 }

@@ -1,10 +1,12 @@
 import {
+  experimental,
   Server,
-  ServerCredentials,
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { allowlistInterceptor, unlistedMethods, type RpcAllowlist } from './tls/rpc-allowlist.js';
+import type { ServiceTls } from './tls/service-tls.js';
 
 export const DEFAULT_GRPC_SHUTDOWN_TIMEOUT_MS = 3_000;
 /**
@@ -17,6 +19,10 @@ export const DEFAULT_GRPC_MAX_CONNECTION_AGE_MS = 30_000;
 export const DEFAULT_GRPC_MAX_CONNECTION_AGE_GRACE_MS = 10_000;
 
 export interface GrpcServerOptions {
+  /** This service's mTLS material: there is no plaintext listener. */
+  readonly tls: ServiceTls;
+  /** Who may call each method; every method of every added service must be listed. */
+  readonly allowlist: RpcAllowlist;
   /** Default DEFAULT_GRPC_MAX_CONNECTION_AGE_MS. */
   readonly maxConnectionAgeMs?: number;
   /** Default DEFAULT_GRPC_MAX_CONNECTION_AGE_GRACE_MS. */
@@ -32,7 +38,10 @@ export interface GrpcServer {
 }
 
 /**
- * A gRPC server with the standard grpc.health.v1 service. Health is SERVING for every added
+ * A gRPC server over mutual TLS with the standard grpc.health.v1 service. Every call's caller is
+ * the SPIFFE identity of its client certificate, and a call whose caller is not on the method's
+ * allowlist is refused before the handler runs (allowlistInterceptor). The server refuses to be
+ * built when a method of an added service has no allowlist entry. Health is SERVING for every added
  * service (and the empty name) once listening, and NOT_SERVING from the start of shutdown.
  * Connections are closed gracefully at their maximum age (GrpcServerOptions), so that callers
  * balancing over a `dns:///` target look it up again.
@@ -43,9 +52,15 @@ export function createGrpcServer(
     definition: ServiceDefinition;
     implementation: UntypedServiceImplementation;
   }>,
-  options: GrpcServerOptions = {},
+  options: GrpcServerOptions,
 ): GrpcServer {
+  const unlisted = unlistedMethods(
+    services.map((s) => s.definition),
+    options.allowlist,
+  );
+  if (unlisted.length > 0) throw new Error(`No allowlist entry for ${unlisted.join(', ')}`);
   const server = new Server({
+    interceptors: [allowlistInterceptor(options.tls, options.allowlist)],
     'grpc.max_receive_message_length': 4 * 1024 * 1024,
     'grpc.max_connection_age_ms': options.maxConnectionAgeMs ?? DEFAULT_GRPC_MAX_CONNECTION_AGE_MS,
     'grpc.max_connection_age_grace_ms':
@@ -55,12 +70,18 @@ export function createGrpcServer(
   const health = new HealthImplementation(Object.fromEntries(names.map((n) => [n, 'NOT_SERVING' as const])));
   health.addToServer(server);
   for (const service of services) server.addService(service.definition, service.implementation);
+  // The same provider is the CA and the identity: one set of files; a client certificate is required.
+  const credentials = experimental.createCertificateProviderServerCredentials(
+    options.tls.provider,
+    options.tls.provider,
+    true,
+  );
 
   return {
     server,
     listen: (host, port) =>
       new Promise((resolve, reject) => {
-        server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) => {
+        server.bindAsync(`${host}:${port}`, credentials, (error, bound) => {
           if (error) return reject(error);
           for (const name of names) health.setStatus(name, 'SERVING');
           return resolve(bound);

@@ -1,6 +1,6 @@
 import {
-  credentials,
   loadPackageDefinition,
+  type ChannelCredentials,
   Metadata,
   type ChannelOptions,
   type Client,
@@ -8,7 +8,8 @@ import {
 } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { protoPath } from 'grpc-health-check';
-import { channelOptions } from './create-client.js';
+import { channelCredentials, channelOptions, serverNameOption } from './create-client.js';
+import type { ServiceTls } from './tls/service-tls.js';
 
 type CheckFn = (
   request: { service: string },
@@ -23,7 +24,7 @@ interface HealthClient extends Client {
 
 type HealthCtorType = new (
   target: string,
-  creds: ReturnType<typeof credentials.createInsecure>,
+  creds: ChannelCredentials,
   options: ChannelOptions,
 ) => HealthClient;
 
@@ -49,10 +50,16 @@ function healthConstructor() {
  */
 export function createHealthChecker(
   address: string,
+  tls: ServiceTls,
+  /** The peer's service identity (`identity`, `entitlements`, …): who must answer. */
+  peer: string,
   service = '',
 ): { check(deadlineMs?: number): Promise<void>; close(): void } {
   const Ctor = healthConstructor();
-  const client = new Ctor(address, credentials.createInsecure(), channelOptions([]));
+  const client = new Ctor(address, channelCredentials(tls, peer), {
+    ...channelOptions([]),
+    ...serverNameOption(peer),
+  });
   return {
     check: (deadlineMs = 1_000) =>
       new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ export type { CallContext, HandlerLogger } from './unary-handler.js';
 export { unaryCall, DEFAULT_GRPC_DEADLINE_MS } from './unary-call.js';
 export type { CallSettings, UnaryMethodName } from './unary-call.js';
 export {
+  channelCredentials,
   channelServiceConfig,
   createClient,
   isIdempotentRead,
@@ -34,3 +35,19 @@ export { status as GrpcStatus } from '@grpc/grpc-js';
 export { createHealthChecker } from './health-client.js';
 export { setRpcObserver } from './rpc-observer.js';
 export type { RpcObserver } from './rpc-observer.js';
+export { formatSpiffeId, parseSpiffeId, spiffeIdOfSubjectAltName } from './tls/spiffe-id.js';
+export type { SpiffeId } from './tls/spiffe-id.js';
+export {
+  DEFAULT_TLS_REFRESH_INTERVAL_MS,
+  ServiceTlsError,
+  tlsFromFiles,
+  tlsFromPem,
+} from './tls/service-tls.js';
+export type { ServiceTls, TlsFiles } from './tls/service-tls.js';
+export {
+  allowlistInterceptor,
+  authorizeCall,
+  HEALTH_PATH_PREFIX,
+  unlistedMethods,
+} from './tls/rpc-allowlist.js';
+export type { RpcAllowlist } from './tls/rpc-allowlist.js';

@@ -8,6 +8,7 @@ import {
   unaryHandler,
   type GrpcServer,
 } from '../src/index.js';
+import { serverOptions, tlsOf } from './support/test-tls.js';
 
 const silent = { error: () => undefined };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -17,14 +18,19 @@ interface Replica {
   readonly port: number;
   /** Calls this replica answered. */
   served(): number;
+  /** Calls this replica is answering now. */
+  inFlight(): number;
 }
 
 /** One replica of a service on loopback: a read (GetJwks) and a write (CreateTenant), each ~10 ms. */
 async function startReplica(port = 0): Promise<Replica> {
   let served = 0;
+  let inFlight = 0;
   const answer = async <T>(value: T): Promise<T> => {
+    inFlight += 1;
     await sleep(10);
     served += 1;
+    inFlight -= 1;
     return value;
   };
   const handlers: Partial<IdentityServiceHandlers> = {
@@ -33,15 +39,18 @@ async function startReplica(port = 0): Promise<Replica> {
       answer({ id: 't', name: 'n', slug: 's', createdAt: '2026-01-01T00:00:00.000Z' }),
     ),
   };
-  const server = createGrpcServer([
-    {
-      name: 'tap.identity.v1.IdentityService',
-      definition: contracts().identity.IdentityService.service,
-      implementation: handlers as IdentityServiceHandlers,
-    },
-  ]);
+  const server = createGrpcServer(
+    [
+      {
+        name: 'tap.identity.v1.IdentityService',
+        definition: contracts().identity.IdentityService.service,
+        implementation: handlers as IdentityServiceHandlers,
+      },
+    ],
+    await serverOptions(),
+  );
   const bound = await server.listen('127.0.0.1', port);
-  return { server, port: bound, served: () => served };
+  return { server, port: bound, served: () => served, inFlight: () => inFlight };
 }
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
@@ -89,6 +98,7 @@ describe('a client of a target with several addresses (round_robin)', () => {
     client = createClient(
       contracts().identity.IdentityService,
       `ipv4:127.0.0.1:${a.port},127.0.0.1:${b.port}`,
+      await tlsOf('gateway'),
     );
   });
   afterAll(async () => {
@@ -110,6 +120,9 @@ describe('a client of a target with several addresses (round_robin)', () => {
     const calls = startCalls(client, 4);
     try {
       await sleep(200);
+      // Stop while A is answering a call, so that its graceful finish is what is checked (over
+      // TLS, handshakes on a busy machine can leave a moment with nothing in flight on A).
+      await until(() => a.inFlight() > 0, 2_000);
       const servedByA = a.served();
       // Graceful stop while calls run: GOAWAY, in-flight calls finish, the port closes.
       await a.server.shutdown(2_000);
@@ -153,10 +166,14 @@ describe('a server with a maximum connection age', () => {
           implementation: handlers as IdentityServiceHandlers,
         },
       ],
-      { maxConnectionAgeMs: 200, maxConnectionAgeGraceMs: 1_000 },
+      { ...(await serverOptions()), maxConnectionAgeMs: 200, maxConnectionAgeGraceMs: 1_000 },
     );
     const port = await server.listen('127.0.0.1', 0);
-    const client = createClient(contracts().identity.IdentityService, `127.0.0.1:${port}`);
+    const client = createClient(
+      contracts().identity.IdentityService,
+      `127.0.0.1:${port}`,
+      await tlsOf('gateway'),
+    );
     try {
       const calls = startCalls(client, 4);
       await sleep(1_000);
@@ -173,8 +190,8 @@ describe('a dns:/// target', () => {
   it('reaches the server and its health service', async () => {
     const replica = await startReplica();
     const target = `dns:///localhost:${replica.port}`;
-    const client = createClient(contracts().identity.IdentityService, target);
-    const checker = createHealthChecker(target);
+    const client = createClient(contracts().identity.IdentityService, target, await tlsOf('gateway'));
+    const checker = createHealthChecker(target, await tlsOf('gateway'), 'identity');
     try {
       await expect(unaryCall(client, 'GetJwks', {})).resolves.toEqual({ keys: [] });
       await expect(checker.check()).resolves.toBeUndefined();

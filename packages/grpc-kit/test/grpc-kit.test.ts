@@ -11,6 +11,7 @@ import {
   unaryHandler,
   type GrpcServer,
 } from '../src/index.js';
+import { serverOptions, tlsOf } from './support/test-tls.js';
 
 const errors = defineErrors({ TENANT_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such tenant' } });
 const silent = { error: () => undefined };
@@ -50,15 +51,18 @@ describe('grpc-kit over a real gRPC server', () => {
       }),
       GetJwks: unaryHandler('GetJwks', silent, async () => ({ keys: [] })),
     };
-    server = createGrpcServer([
-      {
-        name: 'tap.identity.v1.IdentityService',
-        definition: contracts().identity.IdentityService.service,
-        implementation: handlers as IdentityServiceHandlers,
-      },
-    ]);
+    server = createGrpcServer(
+      [
+        {
+          name: 'tap.identity.v1.IdentityService',
+          definition: contracts().identity.IdentityService.service,
+          implementation: handlers as IdentityServiceHandlers,
+        },
+      ],
+      await serverOptions(),
+    );
     address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
-    client = createClient(contracts().identity.IdentityService, address);
+    client = createClient(contracts().identity.IdentityService, address, await tlsOf('gateway'));
   });
 
   afterAll(async () => {
@@ -100,9 +104,14 @@ describe('grpc-kit over a real gRPC server', () => {
   });
 
   it('answers grpc.health.v1 SERVING while up', async () => {
-    const checker = createHealthChecker(address);
+    const checker = createHealthChecker(address, await tlsOf('gateway'), 'identity');
     await expect(checker.check()).resolves.toBeUndefined();
-    const named = createHealthChecker(address, 'tap.identity.v1.IdentityService');
+    const named = createHealthChecker(
+      address,
+      await tlsOf('gateway'),
+      'identity',
+      'tap.identity.v1.IdentityService',
+    );
     await expect(named.check()).resolves.toBeUndefined();
     checker.close();
     named.close();
@@ -117,11 +126,12 @@ describe('grpc-kit shutdown', () => {
         return { keys: [] };
       }),
     } as unknown as IdentityServiceHandlers;
-    const server = createGrpcServer([
-      { name: 'svc', definition: contracts().identity.IdentityService.service, implementation: handlers },
-    ]);
+    const server = createGrpcServer(
+      [{ name: 'svc', definition: contracts().identity.IdentityService.service, implementation: handlers }],
+      await serverOptions(),
+    );
     const address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
-    const client = createClient(contracts().identity.IdentityService, address);
+    const client = createClient(contracts().identity.IdentityService, address, await tlsOf('gateway'));
     await unaryCall(client, 'GetJwks', {});
     const inFlight = unaryCall(client, 'GetJwks', {});
     await new Promise((resolve) => setTimeout(resolve, 50));

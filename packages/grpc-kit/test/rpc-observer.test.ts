@@ -10,6 +10,7 @@ import {
   unaryCall,
   unaryHandler,
 } from '../src/index.js';
+import { serverOptions, tlsOf } from './support/test-tls.js';
 
 const silent = { error: () => undefined };
 
@@ -28,16 +29,20 @@ describe('the RpcObserver', () => {
         throw new Error('boom');
       }),
     };
-    const server = createGrpcServer([
-      {
-        name: 'tap.identity.v1.IdentityService',
-        definition: contracts().identity.IdentityService.service,
-        implementation: handlers as IdentityServiceHandlers,
-      },
-    ]);
+    const server = createGrpcServer(
+      [
+        {
+          name: 'tap.identity.v1.IdentityService',
+          definition: contracts().identity.IdentityService.service,
+          implementation: handlers as IdentityServiceHandlers,
+        },
+      ],
+      await serverOptions(),
+    );
     const client = createClient(
       contracts().identity.IdentityService,
       `127.0.0.1:${await server.listen('127.0.0.1', 0)}`,
+      await tlsOf('gateway'),
     );
     try {
       await unaryCall(client, 'GetJwks', {});

@@ -1,14 +1,21 @@
 import { contracts, type IdentityServiceClient } from '@tap/contracts';
-import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createClient, unaryCall, type ServiceTls } from '@tap/grpc-kit';
 import { createTokenVerifier, type KeySetVerifier, type TokenVerifierOptions } from '@tap/tokens';
 import type { JSONWebKeySet, JWK } from 'jose';
 
 /** A JWKS fetcher over identity's gRPC `GetJwks`, for `createTokenVerifier`. */
-export function identityJwksFetcher(identityAddress: string): {
+export function identityJwksFetcher(
+  identityAddress: string,
+  tls: ServiceTls,
+): {
   fetch: () => Promise<JSONWebKeySet>;
   close: () => void;
 } {
-  const client: IdentityServiceClient = createClient(contracts().identity.IdentityService, identityAddress);
+  const client: IdentityServiceClient = createClient(
+    contracts().identity.IdentityService,
+    identityAddress,
+    tls,
+  );
   return {
     fetch: async () => {
       const response = await unaryCall(client, 'GetJwks', {});
@@ -25,10 +32,11 @@ export function identityJwksFetcher(identityAddress: string): {
  */
 export function identityTokenVerifier(
   identityAddress: string,
+  tls: ServiceTls,
   tokens: Omit<TokenVerifierOptions, 'fetchJwks' | 'onRefreshError'>,
   logger: { warn(object: object, message: string): void },
 ): { verifier: KeySetVerifier; close: () => void } {
-  const jwks = identityJwksFetcher(identityAddress);
+  const jwks = identityJwksFetcher(identityAddress, tls);
   const verifier = createTokenVerifier({
     ...tokens,
     fetchJwks: jwks.fetch,

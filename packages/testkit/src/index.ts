@@ -10,3 +10,13 @@ export { startSmtpSink, decodeMessage } from './smtp-sink.js';
 export type { SinkMessage, SmtpSink } from './smtp-sink.js';
 export { startOidcProvider } from './oidc-test-provider.js';
 export type { OidcTestAccount, OidcTestProvider } from './oidc-test-provider.js';
+export {
+  createCertificateAuthority,
+  loadCertificateAuthority,
+  LOCAL_NAMESPACE,
+  LOCAL_TRUST_DOMAIN,
+} from './pki/certificate-authority.js';
+export type { CertificateAuthority, IssuedIdentity } from './pki/certificate-authority.js';
+export { testIdentity, testIdentityEnv } from './pki/test-pki.js';
+export type { ServiceName } from './pki/test-pki.js';
+export { DEV_IDENTITIES, ensureDevPki } from './pki/dev-pki.js';

@@ -8,7 +8,8 @@ import {
   type DurableConsumer,
   type RetryBackoff,
 } from '@tap/events';
-import { createGrpcServer, unaryCall, type GrpcServer } from '@tap/grpc-kit';
+import { createGrpcServer, unaryCall, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
+import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
 import type { Logger } from '@tap/telemetry';
 import type { TokenVerifier } from '@tap/tokens';
 import type { Db } from 'mongodb';
@@ -45,6 +46,10 @@ export interface AdoptionDeps {
   readonly config: Pick<AdoptionConfig, 'events'> & Partial<Pick<AdoptionConfig, 'driftWatch' | 'outbox'>>;
   readonly db: Db;
   readonly verifier: TokenVerifier;
+  /** The logout revocation list: every user token is checked against it (fails closed). */
+  readonly revocations: SessionRevocations;
+  /** This service's mTLS identity: callers are checked against RPC_ALLOWLIST. */
+  readonly tls: ServiceTls;
   readonly entitlements: EntitlementsServiceClient;
   /**
    * Publishes an event on the bus (adoption emits milestone.completed); rejects when the stream
@@ -132,7 +137,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const handlers = adoptionHandlers({
     aggregates,
     plans: plansRepository(deps.db),
-    verifier: deps.verifier,
+    verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     tierOf,
     upgradeContextOf,
     outbox: completionOutbox({ publish: deps.publish, outbox: outboxStore, graceMs: outboxConfig.graceMs }),
@@ -143,13 +148,16 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     schedule,
     onTransitions,
   });
-  const grpc = createGrpcServer([
-    {
-      name: 'tap.adoption.v1.AdoptionService',
-      definition: contracts().adoption.AdoptionService.service,
-      implementation: handlers,
-    },
-  ]);
+  const grpc = createGrpcServer(
+    [
+      {
+        name: 'tap.adoption.v1.AdoptionService',
+        definition: contracts().adoption.AdoptionService.service,
+        implementation: handlers,
+      },
+    ],
+    { tls: deps.tls, allowlist: RPC_ALLOWLIST },
+  );
   const runDriftWatch = () =>
     runDriftPass({
       aggregates,

@@ -7,10 +7,12 @@ import {
   mongoUrl,
   natsUrl,
   parseEnv,
-  secret,
+  redisUrl,
   str,
 } from '@tap/config';
 import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
+import type { TlsFiles } from '@tap/grpc-kit';
+import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
 
 export const DEFAULT_GRPC_PORT = 50052;
 export const DEFAULT_HTTP_PORT = 8082;
@@ -64,14 +66,18 @@ export interface AdoptionConfig {
     /** How often identity's key set is refetched: a key retired at once stops verifying within it. */
     readonly jwksRefreshIntervalMs: number;
   };
-  readonly operatorToken: string;
+  /** The revocation list every user token is checked against (fails closed). */
+  readonly redis: { readonly url: string };
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
+  /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
+  readonly grpcTls: TlsFiles;
 }
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): AdoptionConfig {
   const e = parseEnv(env, {
+    ...GRPC_TLS_ENV,
     HOST: str({ default: '127.0.0.1' }),
     ADOPTION_GRPC_PORT: listenPort({ default: DEFAULT_GRPC_PORT }),
     ADOPTION_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
@@ -92,7 +98,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
-    OPERATOR_TOKEN: secret(32)(),
+    REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -110,6 +116,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     ]);
   }
   return Object.freeze({
+    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
     host: e.HOST,
     grpcPort: e.ADOPTION_GRPC_PORT,
     httpPort: e.ADOPTION_HTTP_PORT,
@@ -137,7 +144,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       audience: e.TOKEN_AUDIENCE,
       jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
     }),
-    operatorToken: e.OPERATOR_TOKEN,
+    redis: Object.freeze({ url: e.REDIS_URL }),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
   });

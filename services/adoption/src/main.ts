@@ -2,9 +2,16 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
 import { contracts, type ProductEvent } from '@tap/contracts';
 import { createEventPublisher, type DurableConsumer } from '@tap/events';
-import { createClient, DependencyUnavailableError, setRpcObserver } from '@tap/grpc-kit';
-import { createMongoDependency, createNatsDependency, Readiness, runGrpcService } from '@tap/runtime';
-import { identityTokenVerifier } from '@tap/service-auth';
+import { createClient, DependencyUnavailableError, setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
+import {
+  createMongoDependency,
+  createNatsDependency,
+  createRedisDependency,
+  Readiness,
+  runGrpcService,
+} from '@tap/runtime';
+import { identityTokenVerifier, redisSessionRevocations } from '@tap/service-auth';
+import { DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
 import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry, watchConsumer } from '@tap/telemetry';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -25,9 +32,24 @@ const mongo = createMongoDependency({
   logger,
 });
 const nats = createNatsDependency({ servers: config.nats.url, name: 'adoption', readiness, logger });
-const jwks = identityTokenVerifier(config.identityAddress, config.tokens, logger);
+// The revocation list: a token of a signed-out session is refused here too. Fails closed, with the
+// gateway's budget (GATEWAY_REVOCATION_TIMEOUT_MS default) rather than the limiter's 100 ms.
+const redis = createRedisDependency({
+  url: config.redis.url,
+  name: 'adoption',
+  readiness,
+  logger,
+  commandTimeoutMs: 1_000,
+});
+const tls = tlsFromFiles(config.grpcTls);
+const jwks = identityTokenVerifier(config.identityAddress, tls, config.tokens, logger);
 const verifier = jwks.verifier;
-const entitlements = createClient(contracts().entitlements.EntitlementsService, config.entitlementsAddress);
+const revocations = redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX);
+const entitlements = createClient(
+  contracts().entitlements.EntitlementsService,
+  config.entitlementsAddress,
+  tls,
+);
 
 const publish = async (event: ProductEvent) => {
   const nc = nats.current();
@@ -35,7 +57,7 @@ const publish = async (event: ProductEvent) => {
   return createEventPublisher(jetstream(nc), { subjectPrefix: config.events.subjectPrefix }).publish(event);
 };
 
-const app = buildApp({ config, db: mongo.db, verifier, entitlements, publish, logger });
+const app = buildApp({ config, db: mongo.db, verifier, revocations, tls, entitlements, publish, logger });
 let consumer: DurableConsumer | undefined;
 let driftWatch: ReturnType<typeof app.startDriftWatch> | undefined;
 let outboxRelay: ReturnType<typeof app.startOutboxRelay> | undefined;
@@ -74,6 +96,7 @@ await runGrpcService({
     // The consumer stops pulling and acks what it finished before the connection drains.
     { name: 'consumer', run: async () => consumer?.stop() },
     { name: 'nats', run: () => nats.close() },
+    { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },
     {
       name: 'grpc clients',
       run: async () => {

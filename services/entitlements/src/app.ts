@@ -1,9 +1,9 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts } from '@tap/contracts';
 import type { DurableConsumer } from '@tap/events';
-import { createGrpcServer, type GrpcServer } from '@tap/grpc-kit';
+import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
-import { operatorTokens } from '@tap/service-auth';
+import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
 import type { Db } from 'mongodb';
 import {
@@ -30,10 +30,13 @@ import { usageRepository } from './store/usage-repository.js';
 
 export interface EntitlementsDeps {
   /** `events` is needed by startConsumer only; `cleanup` falls back to the defaults. */
-  readonly config: Pick<EntitlementsConfig, 'operatorToken'> &
-    Partial<Pick<EntitlementsConfig, 'operatorTokenPrevious' | 'events' | 'cleanup'>>;
+  readonly config: Partial<Pick<EntitlementsConfig, 'events' | 'cleanup'>>;
   readonly db: Db;
   readonly verifier: TokenVerifier;
+  /** The logout revocation list: every user token is checked against it (fails closed). */
+  readonly revocations: SessionRevocations;
+  /** This service's mTLS identity: callers are checked against RPC_ALLOWLIST. */
+  readonly tls: ServiceTls;
   readonly logger: Logger;
   readonly now?: () => Date;
 }
@@ -72,17 +75,19 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   const rejectedEvents = rejectedEventsRepository(deps.db);
   const handlers = entitlementsHandlers({
     ops,
-    verifier: deps.verifier,
-    operatorTokens: operatorTokens(deps.config.operatorToken, deps.config.operatorTokenPrevious),
+    verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     logger: deps.logger,
   });
-  const grpc = createGrpcServer([
-    {
-      name: 'tap.entitlements.v1.EntitlementsService',
-      definition: contracts().entitlements.EntitlementsService.service,
-      implementation: handlers,
-    },
-  ]);
+  const grpc = createGrpcServer(
+    [
+      {
+        name: 'tap.entitlements.v1.EntitlementsService',
+        definition: contracts().entitlements.EntitlementsService.service,
+        implementation: handlers,
+      },
+    ],
+    { tls: deps.tls, allowlist: RPC_ALLOWLIST },
+  );
   const cleanupLogger = deps.logger.child({ component: 'usage-cleanup' });
   const runCleanup = () =>
     runCleanupPass(ops, {

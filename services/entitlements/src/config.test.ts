@@ -2,7 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tap/config';
 import { DEFAULT_APPLIED_EVENT_RETENTION_MS, DEFAULT_CLEANUP_INTERVAL_MS, loadConfig } from './config.js';
 
-const REQUIRED = { MONGO_URL: 'mongodb://127.0.0.1:27017/', OPERATOR_TOKEN: 'o'.repeat(32) };
+const REQUIRED = {
+  MONGO_URL: 'mongodb://127.0.0.1:27017/',
+  GRPC_TLS_CERT_FILE: '/tls/tls.crt',
+  GRPC_TLS_KEY_FILE: '/tls/tls.key',
+  GRPC_TLS_CA_FILE: '/tls/ca.crt',
+};
 
 describe('loadConfig', () => {
   it('takes the event stream, consumer and clean-up settings from the environment, with defaults', () => {
@@ -46,13 +51,8 @@ describe('loadConfig', () => {
       expect(message).toContain(name);
   });
 
-  it('takes an optional previous operator token, held to the same minimum length', () => {
-    expect(loadConfig(REQUIRED).operatorTokenPrevious).toBeUndefined();
-    expect(loadConfig({ ...REQUIRED, OPERATOR_TOKEN_PREVIOUS: 'p'.repeat(32) }).operatorTokenPrevious).toBe(
-      'p'.repeat(32),
-    );
-    expect(() => loadConfig({ ...REQUIRED, OPERATOR_TOKEN_PREVIOUS: 'p'.repeat(31) })).toThrow(
-      /OPERATOR_TOKEN_PREVIOUS must be at least 32 characters long/,
-    );
+  it('takes no operator credential: the operator is recognised by its certificate (RPC allowlist)', () => {
+    expect(Object.keys(loadConfig(REQUIRED))).not.toContain('operatorToken');
+    expect(() => loadConfig({ MONGO_URL: 'mongodb://127.0.0.1:27017/' })).toThrow(/GRPC_TLS_CERT_FILE/);
   });
 });

@@ -6,10 +6,12 @@ import {
   mongoUrl,
   natsUrl,
   parseEnv,
-  secret,
+  redisUrl,
   str,
 } from '@tap/config';
 import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
+import type { TlsFiles } from '@tap/grpc-kit';
+import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
 
 export const DEFAULT_GRPC_PORT = 50053;
 export const DEFAULT_HTTP_PORT = 8083;
@@ -53,16 +55,18 @@ export interface EntitlementsConfig {
     /** How often identity's key set is refetched: a key retired at once stops verifying within it. */
     readonly jwksRefreshIntervalMs: number;
   };
-  readonly operatorToken: string;
-  /** Accepted alongside OPERATOR_TOKEN while it is being rotated. */
-  readonly operatorTokenPrevious: string | undefined;
+  /** The revocation list every user token is checked against (fails closed). */
+  readonly redis: { readonly url: string };
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
+  /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
+  readonly grpcTls: TlsFiles;
 }
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): EntitlementsConfig {
   const e = parseEnv(env, {
+    ...GRPC_TLS_ENV,
     HOST: str({ default: '127.0.0.1' }),
     ENTITLEMENTS_GRPC_PORT: listenPort({ default: DEFAULT_GRPC_PORT }),
     ENTITLEMENTS_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
@@ -79,8 +83,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
-    OPERATOR_TOKEN: secret(32)(),
-    OPERATOR_TOKEN_PREVIOUS: secret(32)({ default: undefined }),
+    REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -88,6 +91,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     }),
   });
   return Object.freeze({
+    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
     host: e.HOST,
     grpcPort: e.ENTITLEMENTS_GRPC_PORT,
     httpPort: e.ENTITLEMENTS_HTTP_PORT,
@@ -109,8 +113,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
       audience: e.TOKEN_AUDIENCE,
       jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
     }),
-    operatorToken: e.OPERATOR_TOKEN,
-    operatorTokenPrevious: e.OPERATOR_TOKEN_PREVIOUS,
+    redis: Object.freeze({ url: e.REDIS_URL }),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
   });

@@ -1,9 +1,16 @@
 import { loadConfigOrExit } from '@tap/config';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { DurableConsumer } from '@tap/events';
-import { setRpcObserver } from '@tap/grpc-kit';
-import { createMongoDependency, createNatsDependency, Readiness, runGrpcService } from '@tap/runtime';
-import { identityTokenVerifier } from '@tap/service-auth';
+import { setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
+import {
+  createMongoDependency,
+  createNatsDependency,
+  createRedisDependency,
+  Readiness,
+  runGrpcService,
+} from '@tap/runtime';
+import { identityTokenVerifier, redisSessionRevocations } from '@tap/service-auth';
+import { DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
 import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry, watchConsumer } from '@tap/telemetry';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -25,9 +32,20 @@ const mongo = createMongoDependency({
   logger,
 });
 const nats = createNatsDependency({ servers: config.nats.url, name: 'entitlements', readiness, logger });
-const jwks = identityTokenVerifier(config.identityAddress, config.tokens, logger);
+// The revocation list: a token of a signed-out session is refused here too. Fails closed, with the
+// gateway's budget (GATEWAY_REVOCATION_TIMEOUT_MS default) rather than the limiter's 100 ms.
+const redis = createRedisDependency({
+  url: config.redis.url,
+  name: 'entitlements',
+  readiness,
+  logger,
+  commandTimeoutMs: 1_000,
+});
+const tls = tlsFromFiles(config.grpcTls);
+const jwks = identityTokenVerifier(config.identityAddress, tls, config.tokens, logger);
 const verifier = jwks.verifier;
-const app = buildApp({ config, db: mongo.db, verifier, logger });
+const revocations = redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX);
+const app = buildApp({ config, db: mongo.db, verifier, revocations, tls, logger });
 let consumer: DurableConsumer | undefined;
 let cleanup: CleanupJob | undefined;
 
@@ -68,6 +86,7 @@ await runGrpcService({
       },
     },
     { name: 'mongo', run: () => mongo.close() },
+    { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },
     { name: 'telemetry', run: () => telemetry.shutdown() },
   ],
 });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import type { UsageReport__Output } from '@tap/contracts';
-import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
+import { contracts, type UsageReport__Output } from '@tap/contracts';
+import { createClient, GrpcStatus, tlsFromPem, unaryCall } from '@tap/grpc-kit';
+import { testIdentity } from '@tap/testkit';
 import { as, remoteError } from './support/calls.js';
-import { OPERATOR_TOKEN, OPERATOR_TOKEN_PREVIOUS, openTestBed, type TestBed } from './support/test-bed.js';
+import { openTestBed, type TestBed } from './support/test-bed.js';
 
 let bed: TestBed;
 beforeAll(async () => {
@@ -210,12 +211,13 @@ describe('authentication and SetTier', () => {
     expect([forged.grpcStatus, forged.reason]).toEqual([GrpcStatus.UNAUTHENTICATED, 'TOKEN_INVALID']);
   });
 
-  it('lets only the operator set a tier, and only to a known tier', async () => {
+  it('lets only the operator certificate set a tier, and only to a known tier', async () => {
     const tenantId = randomUUID();
-    const asTenant = await remoteError(
-      unaryCall(bed.client, 'SetTier', { tenantId, tierCode: 'ENTERPRISE' }, await as(bed, tenantId)),
+    // The gateway's certificate, even with a tenant OWNER's token, does not reach SetTier.
+    const asGateway = await remoteError(
+      unaryCall(bed.gatewayClient, 'SetTier', { tenantId, tierCode: 'ENTERPRISE' }, await as(bed, tenantId)),
     );
-    expect([asTenant.grpcStatus, asTenant.reason]).toEqual([GrpcStatus.PERMISSION_DENIED, 'OPERATOR_ONLY']);
+    expect(asGateway.grpcStatus).toBe(GrpcStatus.PERMISSION_DENIED);
     const unknown = await remoteError(bed.setTier(tenantId, 'PLATINUM'));
     expect([unknown.grpcStatus, unknown.reason]).toEqual([GrpcStatus.INVALID_ARGUMENT, 'UNKNOWN_TIER']);
     const badTenant = await remoteError(bed.setTier('', 'CORE'));
@@ -226,14 +228,36 @@ describe('authentication and SetTier', () => {
     expect((await usageOf(tenantId)).tier?.code).toBe('SUPPLIER_FREE');
   });
 
-  it('accepts the previous operator token alongside the current one during a rotation, and no third value', async () => {
+  it("refuses a signed-out session's token called over gRPC with the gateway's identity", async () => {
     const tenantId = randomUUID();
-    const setTier = (token: string, tierCode: string) =>
-      unaryCall(bed.client, 'SetTier', { tenantId, tierCode }, { authorization: `Operator ${token}` });
-    expect((await setTier(OPERATOR_TOKEN_PREVIOUS, 'CORE')).tierCode).toBe('CORE');
-    expect((await setTier(OPERATOR_TOKEN, 'ENTERPRISE')).tierCode).toBe('ENTERPRISE');
-    const third = await remoteError(setTier(`${OPERATOR_TOKEN}-third`, 'SUPPLIER_PLUS'));
-    expect([third.grpcStatus, third.reason]).toEqual([GrpcStatus.PERMISSION_DENIED, 'OPERATOR_ONLY']);
-    expect((await usageOf(tenantId)).tier?.code).toBe('ENTERPRISE');
+    const bearer = await as(bed, tenantId);
+    await expect(unaryCall(bed.gatewayClient, 'GetUsage', {}, bearer)).resolves.toBeDefined();
+    const { sessionId } = await bed.tokens.verifier.verify(bearer.authorization.slice('Bearer '.length));
+    await bed.revocations.revoke(sessionId);
+    const refused = await remoteError(unaryCall(bed.gatewayClient, 'GetUsage', {}, bearer));
+    expect([refused.grpcStatus, refused.reason]).toEqual([GrpcStatus.UNAUTHENTICATED, 'TOKEN_INVALID']);
+  });
+
+  it('lets adoption read a tier but not reserve quota, and refuses a plain client', async () => {
+    const adoption = createClient(
+      contracts().entitlements.EntitlementsService,
+      bed.address,
+      tlsFromPem(await testIdentity('adoption')),
+    );
+    try {
+      const tenantId = randomUUID();
+      await expect(unaryCall(adoption, 'GetTier', {}, await as(bed, tenantId))).resolves.toBeDefined();
+      const reserve = await remoteError(
+        unaryCall(
+          adoption,
+          'Reserve',
+          { action: 'dpp.publish', units: 1, idempotencyKey: 'k-1' },
+          await as(bed, tenantId),
+        ),
+      );
+      expect(reserve.grpcStatus).toBe(GrpcStatus.PERMISSION_DENIED);
+    } finally {
+      adoption.close();
+    }
   });
 });

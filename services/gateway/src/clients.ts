@@ -4,7 +4,7 @@ import {
   type EntitlementsServiceClient,
   type IdentityServiceClient,
 } from '@tap/contracts';
-import { createClient } from '@tap/grpc-kit';
+import { createClient, type ServiceTls } from '@tap/grpc-kit';
 import type { GatewayConfig } from './config.js';
 
 export interface ServiceClients {
@@ -14,12 +14,12 @@ export interface ServiceClients {
   close(): void;
 }
 
-/** One long-lived gRPC channel per downstream service. */
-export function createServiceClients(addresses: GatewayConfig['services']): ServiceClients {
+/** One long-lived mTLS gRPC channel per downstream service, as the gateway's identity (`tls`). */
+export function createServiceClients(addresses: GatewayConfig['services'], tls: ServiceTls): ServiceClients {
   const loaded = contracts();
-  const identity = createClient(loaded.identity.IdentityService, addresses.identity);
-  const adoption = createClient(loaded.adoption.AdoptionService, addresses.adoption);
-  const entitlements = createClient(loaded.entitlements.EntitlementsService, addresses.entitlements);
+  const identity = createClient(loaded.identity.IdentityService, addresses.identity, tls);
+  const adoption = createClient(loaded.adoption.AdoptionService, addresses.adoption, tls);
+  const entitlements = createClient(loaded.entitlements.EntitlementsService, addresses.entitlements, tls);
   return {
     identity,
     adoption,

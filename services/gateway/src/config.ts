@@ -1,5 +1,7 @@
 import { csv, durationMs, httpUrl, listenPort, num, parseEnv, redisUrl, str } from '@tap/config';
 import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
+import type { TlsFiles } from '@tap/grpc-kit';
+import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
 
 import { parseSsoProviders, type SsoProviderSettings } from './sso-providers-config.js';
 
@@ -34,6 +36,8 @@ export interface GatewayConfig {
   readonly revocationTimeoutMs: number;
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
+  /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
+  readonly grpcTls: TlsFiles;
   /** The /auth/v2 browser surface (docs/browser-sessions.md). */
   readonly browser: {
     /** Origins allowed to call /auth/v2 (`ALLOWED_ORIGINS`, comma-separated). */
@@ -52,6 +56,7 @@ export interface GatewayConfig {
 /** Reads and validates the gateway's environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): GatewayConfig {
   const e = parseEnv(env, {
+    ...GRPC_TLS_ENV,
     HOST: str({ default: '127.0.0.1' }),
     GATEWAY_PORT: listenPort({ default: DEFAULT_PORT }),
     GATEWAY_METRICS_PORT: listenPort({ default: DEFAULT_METRICS_PORT }),
@@ -78,6 +83,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     SSO_PROVIDERS: str({ default: '[]' }),
   });
   return Object.freeze({
+    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
     host: e.HOST,
     port: e.GATEWAY_PORT,
     metricsPort: e.GATEWAY_METRICS_PORT,

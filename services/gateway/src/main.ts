@@ -1,5 +1,5 @@
 import { loadConfigOrExit } from '@tap/config';
-import { createHealthChecker, setRpcObserver } from '@tap/grpc-kit';
+import { createHealthChecker, setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
 import { installGracefulShutdown, installProcessPolicy, Readiness, startHealthServer } from '@tap/runtime';
 import { identityTokenVerifier } from '@tap/service-auth';
 import {
@@ -32,13 +32,14 @@ setRpcObserver(rpcMetricsObserver);
 const readiness = new Readiness();
 readiness.setLogger(logger);
 
-const clients = createServiceClients(config.services);
-const jwks = identityTokenVerifier(config.services.identity, config.tokens, logger);
+const tls = tlsFromFiles(config.grpcTls);
+const clients = createServiceClients(config.services, tls);
+const jwks = identityTokenVerifier(config.services.identity, tls, config.tokens, logger);
 // A client reuses its token for 15 minutes: verify it once (revocation is still checked per request),
 // for as long as its key stays in the key set.
 const verifier = createVerificationCache(jwks.verifier);
 const checkers = Object.entries(config.services).map(([name, address]) => {
-  const checker = createHealthChecker(address);
+  const checker = createHealthChecker(address, tls, name);
   readiness.register(name, () => checker.check());
   return checker;
 });

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { contracts } from '@tap/contracts';
-import { createGrpcServer, type GrpcServer } from '@tap/grpc-kit';
+import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
-import { operatorTokens } from '@tap/service-auth';
+import {
+  operatorTokens,
+  redisSessionRevocations,
+  revocationCheckingVerifier,
+  RPC_ALLOWLIST,
+} from '@tap/service-auth';
 import {
   createKeySealer,
   createTokenVerifier,
@@ -46,6 +51,8 @@ export interface IdentityDeps {
     readonly mail?: IdentityConfig['mail'];
   };
   readonly db: Db;
+  /** This service's mTLS identity: callers are checked against RPC_ALLOWLIST. */
+  readonly tls: ServiceTls;
   /** Revocation marks for the gateway's token check (logout, reuse, client rotation and deletion). */
   readonly redis: Redis;
   readonly logger: Logger;
@@ -79,6 +86,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     issuer: config.tokens.issuer,
     audience: config.tokens.audience,
   });
+  const revocationPrefix = config.revocationKeyPrefix ?? DEFAULT_REVOCATION_KEY_PREFIX;
   const ctx: IdentityContext = {
     tenants: tenantsRepository(deps.db),
     users: usersRepository(deps.db),
@@ -89,7 +97,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     externalIdentities: externalIdentitiesRepository(deps.db),
     keyRing,
     locks: createKeyedLock(),
-    revoker: redisSessionRevoker(deps.redis, config.revocationKeyPrefix ?? DEFAULT_REVOCATION_KEY_PREFIX),
+    revoker: redisSessionRevoker(deps.redis, revocationPrefix),
     hasher: createKeyedHasher(
       config.tokenHashSecret ?? deriveTokenHashSecret(config.tokens.keyEncryptionSecret),
       config.tokenHashSecretPrevious,
@@ -102,7 +110,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     now,
     newId: deps.newId ?? randomUUID,
   };
-  const verifier = createTokenVerifier({
+  const keyVerifier = createTokenVerifier({
     issuer: config.tokens.issuer,
     audience: config.tokens.audience,
     fetchJwks: async () => ({ keys: await keyRing.jwks(now()) }),
@@ -110,9 +118,15 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     // to drop a key retired at once.
     jwksRefreshIntervalMs: KEY_POLL_INTERVAL_MS,
   });
+  // A revoked session's token is refused here too, not only at the gateway (fails closed).
+  const verifier = revocationCheckingVerifier(
+    keyVerifier,
+    redisSessionRevocations(deps.redis, revocationPrefix),
+  );
   const handlers = identityHandlers({
     ctx,
     verifier,
+    signatureVerifier: keyVerifier,
     operatorTokens: operatorTokens(config.operatorToken, config.operatorTokenPrevious),
     logger: deps.logger,
     keyRetentionMs: config.tokens.keyRetentionMs,
@@ -123,13 +137,16 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         }
       : undefined,
   });
-  const grpc = createGrpcServer([
-    {
-      name: 'tap.identity.v1.IdentityService',
-      definition: contracts().identity.IdentityService.service,
-      implementation: handlers,
-    },
-  ]);
+  const grpc = createGrpcServer(
+    [
+      {
+        name: 'tap.identity.v1.IdentityService',
+        definition: contracts().identity.IdentityService.service,
+        implementation: handlers,
+      },
+    ],
+    { tls: deps.tls, allowlist: RPC_ALLOWLIST },
+  );
   const loadKeys = async (): Promise<void> => {
     try {
       const resealed = await keyRing.resealStoredKeys();

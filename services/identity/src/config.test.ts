@@ -6,6 +6,9 @@ import { loadConfig } from './config.js';
 const OLD_SECRET = 'old-key-encryption-secret-0123456789abcdef';
 const NEW_SECRET = 'new-key-encryption-secret-0123456789abcdef';
 const REQUIRED = {
+  GRPC_TLS_CERT_FILE: '/tls/tls.crt',
+  GRPC_TLS_KEY_FILE: '/tls/tls.key',
+  GRPC_TLS_CA_FILE: '/tls/ca.crt',
   MONGO_URL: 'mongodb://127.0.0.1:27017/',
   KEY_ENCRYPTION_SECRET: OLD_SECRET,
   OPERATOR_TOKEN: 'o'.repeat(32),

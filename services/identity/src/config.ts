@@ -1,4 +1,6 @@
 import { deriveTokenHashSecret } from '@tap/tokens';
+import type { TlsFiles } from '@tap/grpc-kit';
+import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
 import {
   ConfigError,
   durationMs,
@@ -53,6 +55,8 @@ export interface IdentityConfig {
   readonly redis: { readonly url: string };
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
+  /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
+  readonly grpcTls: TlsFiles;
   /** Magic-link mail over SMTP; unset SMTP_URL means no links are sent (docs/browser-sessions.md). */
   readonly mail:
     { readonly smtpUrl: string; readonly from: string; readonly magicLinkUrl: string } | undefined;
@@ -61,6 +65,7 @@ export interface IdentityConfig {
 /** Reads and validates identity's environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): IdentityConfig {
   const e = parseEnv(env, {
+    ...GRPC_TLS_ENV,
     HOST: str({ default: '127.0.0.1' }),
     IDENTITY_GRPC_PORT: listenPort({ default: DEFAULT_GRPC_PORT }),
     IDENTITY_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
@@ -89,6 +94,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
   const issues = [...tokenHashSecretIssues(e)];
   if (issues.length > 0) throw new ConfigError(issues);
   return Object.freeze({
+    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
     serviceName: 'identity',
     host: e.HOST,
     grpcPort: e.IDENTITY_GRPC_PORT,

@@ -1,7 +1,7 @@
 import { loadConfigOrExit } from '@tap/config';
 import { createMongoDependency, createRedisDependency, Readiness, runGrpcService } from '@tap/runtime';
 import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
-import { setRpcObserver } from '@tap/grpc-kit';
+import { setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -23,7 +23,7 @@ const mongo = createMongoDependency({
   logger,
 });
 const redis = createRedisDependency({ url: config.redis.url, name: 'identity', readiness, logger });
-const app = buildApp({ config, db: mongo.db, redis, logger });
+const app = buildApp({ config, db: mongo.db, redis, tls: tlsFromFiles(config.grpcTls), logger });
 
 await runGrpcService({
   name: 'identity',

@@ -169,6 +169,14 @@ describe('login, refresh and logout', () => {
     ).resolves.toEqual({});
   });
 
+  it("refuses a signed-out session's access token itself, not only at the gateway (GetTenant)", async () => {
+    const session = await login();
+    const bearer = { authorization: `Bearer ${session.accessToken}` };
+    expect(await codeOf(unaryCall(bed.client, 'GetTenant', {}, bearer))).toBe('OK');
+    await unaryCall(bed.client, 'Logout', {}, bearer);
+    expect(await codeOf(unaryCall(bed.client, 'GetTenant', {}, bearer))).toBe('TOKEN_INVALID');
+  });
+
   it('refuses a refresh for a user who was deactivated', async () => {
     const member = await bed.tenantWithOwner('Leaver Co');
     const session = await login(member.email, member.password);

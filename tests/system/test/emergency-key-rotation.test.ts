@@ -33,7 +33,12 @@ describe('emergency signing-key rotation (a key compromise)', () => {
     system.http('GET', path, { headers: { authorization: `Bearer ${token}` } });
   const rotate = async (...flags: string[]) => {
     const { stdout } = await run(process.execPath, [CLI, 'rotate-signing-key', ...flags], {
-      env: { ...process.env, OPERATOR_TOKEN, IDENTITY_GRPC_ADDRESS: system.addresses.identity },
+      env: {
+        ...process.env,
+        ...system.operatorEnv,
+        OPERATOR_TOKEN,
+        IDENTITY_GRPC_ADDRESS: system.addresses.identity,
+      },
     });
     return JSON.parse(stdout) as {
       kid: string;

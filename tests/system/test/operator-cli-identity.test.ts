@@ -32,6 +32,7 @@ describe('the operator CLI: accounts, OAuth clients and the seed', () => {
     fx = await openIdentityFixtures(system);
     const env = {
       ...process.env,
+      ...system.operatorEnv,
       OPERATOR_TOKEN,
       IDENTITY_GRPC_ADDRESS: system.addresses.identity,
       ENTITLEMENTS_GRPC_ADDRESS: system.addresses.entitlements,

@@ -1,17 +1,18 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contracts } from '@tap/contracts';
-import { createClient, unaryCall } from '@tap/grpc-kit';
+import { unaryCall } from '@tap/grpc-kit';
 import {
   freeLoopbackPort,
   infraUrls,
   startLocalServer,
+  testIdentityEnv,
   testNamespace,
   type StartedServer,
 } from '@tap/testkit';
 import { probe, startServiceProcess, type ServiceProcess } from './support/service-process.js';
+import { identityClientAt } from './support/service-tls.js';
 import { waitFor } from './support/wait-for.js';
 
 const OPERATOR_TOKEN = 'process-test-operator-token-0123456789abcd';
@@ -25,8 +26,23 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
+// Each service's certificate from the test PKI, as files (GRPC_TLS_*).
+const tlsEnv: Record<string, Record<string, string>> = {};
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lifecycle-pki-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  for (const name of ['identity', 'entitlements', 'adoption', 'gateway'])
+    tlsEnv[name] = await testIdentityEnv(dir, name);
+});
+
 function start(name: string, env: Record<string, string | undefined>): ServiceProcess {
-  const service = startServiceProcess(name, { ...SECRETS, ...env });
+  // REDIS_URL for every service: adoption and entitlements read the revocation list too.
+  const service = startServiceProcess(name, {
+    ...SECRETS,
+    REDIS_URL: infraUrls().redisUrl,
+    ...tlsEnv[name],
+    ...env,
+  });
   running.push(service);
   return service;
 }
@@ -181,7 +197,7 @@ describe('SIGTERM while requests are in flight', () => {
       200,
     );
 
-    const client = createClient(contracts().identity.IdentityService, addresses.IDENTITY_GRPC_ADDRESS);
+    const client = await identityClientAt(addresses.IDENTITY_GRPC_ADDRESS);
     const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };
     const tenant = await unaryCall(client, 'CreateTenant', { name: 'Sigterm Ltd', slug: '' }, operator);
     const { accessToken } = await unaryCall(

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { contracts } from '@tap/contracts';
-import { createClient, unaryCall } from '@tap/grpc-kit';
-import { freeLoopbackPort, infraUrls, testNamespace } from '@tap/testkit';
+import { unaryCall } from '@tap/grpc-kit';
+import { freeLoopbackPort, infraUrls, testIdentityEnv, testNamespace } from '@tap/testkit';
 import { MongoClient } from 'mongodb';
 import { probe, startServiceProcess, type ServiceProcess } from './support/service-process.js';
+import { identityClientAt } from './support/service-tls.js';
 import { waitFor } from './support/wait-for.js';
 
 // The whole KEY_ENCRYPTION_SECRET and OPERATOR_TOKEN procedures of docs/operations.md, with the
@@ -21,6 +24,7 @@ const SECRET_B = 'rotation-test-key-encryption-secret-b-0123';
 const SECRET_C = 'rotation-test-key-encryption-secret-c-0123';
 
 const running: ServiceProcess[] = [];
+const pkiDir = mkdtempSync(join(tmpdir(), 'rotation-pki-'));
 const database = testNamespace('secret_rotation');
 
 afterAll(async () => {
@@ -28,6 +32,7 @@ afterAll(async () => {
   const mongo = new MongoClient(infraUrls().mongoUrl);
   for (const name of [database, `${database}_op`]) await mongo.db(name).dropDatabase();
   await mongo.close();
+  rmSync(pkiDir, { recursive: true, force: true });
 });
 
 interface Identity {
@@ -47,6 +52,7 @@ async function startIdentity(env: Record<string, string>): Promise<Identity> {
     IDENTITY_GRPC_PORT: String(grpcPort),
     IDENTITY_HTTP_PORT: String(httpPort),
     OPERATOR_TOKEN,
+    ...(await testIdentityEnv(pkiDir, 'identity')),
     ...env,
   });
   running.push(service);
@@ -72,11 +78,11 @@ async function readyIdentity(env: Record<string, string>): Promise<Identity> {
 }
 
 function clientOf(identity: Identity) {
-  return createClient(contracts().identity.IdentityService, identity.grpcAddress);
+  return identityClientAt(identity.grpcAddress);
 }
 
 async function jwksKids(identity: Identity): Promise<string[]> {
-  const client = clientOf(identity);
+  const client = await clientOf(identity);
   try {
     return (await unaryCall(client, 'GetJwks', {})).keys.map((key) => key.kid).sort();
   } finally {
@@ -92,7 +98,7 @@ describe('rotating KEY_ENCRYPTION_SECRET with the identity process', () => {
   beforeAll(async () => {
     // Before the rotation: secret A, TOKEN_HASH_SECRET derived from it (not set).
     const identity = await readyIdentity({ KEY_ENCRYPTION_SECRET: SECRET_A });
-    const client = clientOf(identity);
+    const client = await clientOf(identity);
     const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };
     const tenant = await unaryCall(client, 'CreateTenant', { name: 'Rotation Ltd', slug: '' }, operator);
     const created = await unaryCall(
@@ -142,7 +148,7 @@ describe('rotating KEY_ENCRYPTION_SECRET with the identity process', () => {
     const after = await readyIdentity({ KEY_ENCRYPTION_SECRET: SECRET_B, TOKEN_HASH_SECRET: pinned });
     expect(await jwksKids(after)).toEqual(kidsBefore);
     // The client secret was hashed under the derived key; the pinned value is the same key.
-    const client = clientOf(after);
+    const client = await clientOf(after);
     const granted = await unaryCall(client, 'IssueClientToken', { ...oauthClient, scope: '' });
     expect(granted.accessToken).toBeTruthy();
     client.close();
@@ -176,7 +182,7 @@ describe('rotating OPERATOR_TOKEN with the identity process', () => {
       OPERATOR_TOKEN: NEW_OPERATOR_TOKEN,
       OPERATOR_TOKEN_PREVIOUS: OPERATOR_TOKEN,
     });
-    const client = clientOf(identity);
+    const client = await clientOf(identity);
     const createAs = (token: string, name: string) =>
       unaryCall(client, 'CreateTenant', { name, slug: '' }, { authorization: `Operator ${token}` });
     await expect(createAs(OPERATOR_TOKEN, 'Previous Ltd')).resolves.toMatchObject({ name: 'Previous Ltd' });

@@ -45,7 +45,12 @@ describe('signing-key rotation from the operator CLI while tokens are in use', (
     })();
 
     const { stdout } = await run(process.execPath, [CLI, 'rotate-signing-key'], {
-      env: { ...process.env, OPERATOR_TOKEN, IDENTITY_GRPC_ADDRESS: system.addresses.identity },
+      env: {
+        ...process.env,
+        ...system.operatorEnv,
+        OPERATOR_TOKEN,
+        IDENTITY_GRPC_ADDRESS: system.addresses.identity,
+      },
     });
     const rotated = JSON.parse(stdout) as {
       kid: string;
@@ -86,7 +91,12 @@ describe('signing-key rotation from the operator CLI while tokens are in use', (
   });
 
   it('refuses a second rotation while the first is still being published', async () => {
-    const env = { ...process.env, OPERATOR_TOKEN, IDENTITY_GRPC_ADDRESS: system.addresses.identity };
+    const env = {
+      ...process.env,
+      ...system.operatorEnv,
+      OPERATOR_TOKEN,
+      IDENTITY_GRPC_ADDRESS: system.addresses.identity,
+    };
     await run(process.execPath, [CLI, 'rotate-signing-key'], { env });
     await expect(run(process.execPath, [CLI, 'rotate-signing-key'], { env })).rejects.toMatchObject({
       stderr: expect.stringContaining('SIGNING_KEY_ROTATION_CONFLICT'),

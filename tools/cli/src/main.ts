@@ -36,7 +36,8 @@ const USAGE = `tap: the platform's operator CLI
 Passwords and client secrets are generated, printed once and stored only as hashes.
 
 Environment: OPERATOR_TOKEN (required, except by token-hash-secret), IDENTITY_GRPC_ADDRESS, ENTITLEMENTS_GRPC_ADDRESS,
-NATS_URL, EVENTS_SUBJECT_PREFIX, EVENTS_STREAM.`;
+NATS_URL, EVENTS_SUBJECT_PREFIX, EVENTS_STREAM, GRPC_TLS_CERT_FILE / GRPC_TLS_KEY_FILE / GRPC_TLS_CA_FILE (the
+operator certificate; default .infra/pki/operator/, made by npm run up).`;
 
 const OPTIONS = {
   name: { type: 'string' },

@@ -1,6 +1,9 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freeLoopbackPort, infraUrls, testNamespace } from '@tap/testkit';
+import { freeLoopbackPort, infraUrls, testIdentityEnv, testNamespace } from '@tap/testkit';
 import { startStack, waitUntilReady, type Stack, type StackService } from '../src/commands/stack.js';
 import { restartDelayMs } from '../src/commands/supervisor.js';
 
@@ -23,8 +26,10 @@ describe('the restart backoff of the local stack', () => {
 
 describe('npm run up supervising its services', () => {
   let stack: Stack | undefined;
+  let pkiDir: string | undefined;
   afterAll(async () => {
     await stack?.stop();
+    if (pkiDir) await rm(pkiDir, { recursive: true, force: true });
   }, 20_000);
 
   it('restarts a service killed with SIGKILL, with a loud line, and stops without restarting', async () => {
@@ -46,6 +51,7 @@ describe('npm run up supervising its services', () => {
       LOG_LEVEL: 'warn',
       IDENTITY_GRPC_ADDRESS: `127.0.0.1:${identityGrpc}`,
     };
+    pkiDir = await mkdtemp(join(tmpdir(), 'stack-pki-'));
     const services: StackService[] = [
       {
         name: 'identity',
@@ -53,6 +59,7 @@ describe('npm run up supervising its services', () => {
         readyUrl: `http://127.0.0.1:${identityHttp}/readyz`,
         env: {
           ...common,
+          ...(await testIdentityEnv(pkiDir, 'identity')),
           IDENTITY_GRPC_PORT: identityGrpc,
           IDENTITY_HTTP_PORT: identityHttp,
           IDENTITY_MONGO_DB: `${ns}_i`,
@@ -64,6 +71,7 @@ describe('npm run up supervising its services', () => {
         readyUrl: `http://127.0.0.1:${entitlementsHttp}/readyz`,
         env: {
           ...common,
+          ...(await testIdentityEnv(pkiDir, 'entitlements')),
           ENTITLEMENTS_GRPC_PORT: entitlementsGrpc,
           ENTITLEMENTS_HTTP_PORT: entitlementsHttp,
           ENTITLEMENTS_MONGO_DB: `${ns}_e`,

@@ -5,8 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { startOidcProvider, type OidcTestProvider } from '../oidc-test-provider.js';
 import { startSmtpSink } from '../smtp-sink.js';
 import { startInfrastructure } from '../start-infrastructure.js';
+import { ensureDevPki } from '../pki/dev-pki.js';
 
-const USAGE = 'usage: tap-infra run [--standard-ports] [--data-dir DIR] -- <command> [args...]';
+const USAGE =
+  'usage: tap-infra run [--standard-ports] [--data-dir DIR] -- <command> [args...]\n       tap-infra pki DIR';
 
 /**
  * Runs a command with MONGO_URL, NATS_URL and REDIS_URL pointing at infrastructure started for
@@ -16,6 +18,8 @@ const USAGE = 'usage: tap-infra run [--standard-ports] [--data-dir DIR] -- <comm
  * --standard-ports (the local stack) and no SSO_PROVIDERS, it also runs two OpenID Providers
  * (`enterprise`, `consumer`) for the gateway's SSO; their login accepts any email address
  * (`/interaction/{uid}?login=you@example.com`).
+ *
+ * `tap-infra pki DIR` makes (or renews) the local PKI of the services' mTLS in DIR.
  */
 async function main(argv: string[]): Promise<number> {
   const split = argv.indexOf('--');
@@ -26,6 +30,13 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { 'standard-ports': { type: 'boolean' }, 'data-dir': { type: 'string' } },
   });
+  if (positionals[0] === 'pki' && positionals[1]) {
+    // The local stack's CA and per-service certificates: made on first run, reused after, leaves
+    // near expiry issued again (docs/security.md "Service identity").
+    const dirs = await ensureDevPki(positionals[1]);
+    console.error(`[tap-infra] service certificates in ${positionals[1]} (${Object.keys(dirs).join(', ')})`);
+    return 0;
+  }
   if (positionals[0] !== 'run' || command.length === 0) {
     console.error(USAGE);
     return 2;

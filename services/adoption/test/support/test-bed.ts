@@ -9,16 +9,16 @@ import {
   type ProductEvent,
 } from '@tap/contracts';
 import { createEventPublisher, type DurableConsumer, type EventPublisher } from '@tap/events';
-import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testNamespace } from '@tap/testkit';
+import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
 import { MongoClient, type Db } from 'mongodb';
 import { buildApp, type AdoptionApp } from '../../src/app.js';
 import type { AdoptionConfig, DriftWatchConfig } from '../../src/config.js';
 import { testClock, type TestClock } from './clock.js';
+import { testRevocations, type TestRevocations } from './revocations.js';
 import { testTokens, type TestTokens } from './tokens.js';
 
-const OPERATOR_TOKEN = 'adoption-test-operator-token-0123456789abcdef';
 const logger = createLogger({ service: 'adoption-test', level: 'silent' });
 
 /** One test file's adoption service with a real entitlements server, its own database and stream. */
@@ -28,6 +28,8 @@ export interface TestBed {
   readonly db: Db;
   readonly clock: TestClock;
   readonly tokens: TestTokens;
+  /** The logout revocation list both services check (real Redis). */
+  readonly revocations: TestRevocations;
   readonly events: AdoptionConfig['events'];
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
@@ -61,17 +63,29 @@ export async function openTestBed(
   const entitlementsDb = mongo.db(`${namespace}_entitlements`);
   const clock = testClock();
   const tokens = await testTokens();
+  const revocations = await testRevocations(namespace);
   const entitlements: EntitlementsApp = buildEntitlements({
-    config: { operatorToken: OPERATOR_TOKEN },
+    config: {},
     db: entitlementsDb,
     verifier: tokens.verifier,
+    revocations: revocations.revocations,
+    tls: tlsFromPem(await testIdentity('entitlements')),
     logger,
   });
   await entitlements.prepare();
   const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
+  // Adoption's own certificate: what the allowlist admits it to (GetTier, GetUpgradeContext).
+  const adoptionTls = tlsFromPem(await testIdentity('adoption'));
   const entitlementsClient: EntitlementsServiceClient = createClient(
     contracts().entitlements.EntitlementsService,
     entitlementsAddress,
+    adoptionTls,
+  );
+  // The bed sets tiers as the operator does.
+  const operatorEntitlements: EntitlementsServiceClient = createClient(
+    contracts().entitlements.EntitlementsService,
+    entitlementsAddress,
+    tlsFromPem(await testIdentity('operator')),
   );
   const nc: NatsConnection = await connect({ servers: urls.natsUrl, name: namespace });
   const js = jetstream(nc);
@@ -87,6 +101,8 @@ export async function openTestBed(
       config: { events, ...(driftWatch ? { driftWatch } : {}) },
       db,
       verifier: tokens.verifier,
+      revocations: revocations.revocations,
+      tls: adoptionTls,
       entitlements: entitlementsClient,
       publish: (event) => (options.publish ? options.publish(event, publisher) : publisher.publish(event)),
       logger,
@@ -94,9 +110,11 @@ export async function openTestBed(
     });
   const app = build();
   await app.prepare();
+  // Tests call adoption as the gateway does.
   const client = createClient(
     contracts().adoption.AdoptionService,
     `127.0.0.1:${await app.grpc.listen('127.0.0.1', 0)}`,
+    tlsFromPem(await testIdentity('gateway')),
   );
   const consumers: DurableConsumer[] = [];
   return {
@@ -105,6 +123,7 @@ export async function openTestBed(
     db,
     clock,
     tokens,
+    revocations,
     events,
     js,
     jsm: await jetstreamManager(nc),
@@ -117,12 +136,7 @@ export async function openTestBed(
       return consumer;
     },
     async setTier(tenantId, tierCode) {
-      await unaryCall(
-        entitlementsClient,
-        'SetTier',
-        { tenantId, tierCode },
-        { authorization: `Operator ${OPERATOR_TOKEN}` },
-      );
+      await unaryCall(operatorEntitlements, 'SetTier', { tenantId, tierCode });
     },
     async as(tenantId, role) {
       return { authorization: await tokens.bearer(tenantId, role) };
@@ -131,6 +145,8 @@ export async function openTestBed(
       for (const consumer of consumers) await consumer.stop();
       client.close();
       entitlementsClient.close();
+      operatorEntitlements.close();
+      await revocations.close();
       await Promise.all([app.grpc.shutdown(500), entitlements.grpc.shutdown(500)]);
       const jsm = await jetstreamManager(nc);
       await jsm.streams.delete(events.streamName).catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { EntitlementsServiceHandlers, TierAssignment as WireTierAssignment } from '@tap/contracts';
 import { unaryHandler, type HandlerLogger } from '@tap/grpc-kit';
-import { authenticate, requireOperator } from '@tap/service-auth';
+import { authenticate } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
 import {
   CAPABILITY_KEYS,
@@ -27,8 +27,6 @@ import {
 export interface EntitlementsHandlerDeps {
   readonly ops: UsageOperationsDeps;
   readonly verifier: TokenVerifier;
-  /** OPERATOR_TOKEN and, while it is being rotated, OPERATOR_TOKEN_PREVIOUS. */
-  readonly operatorTokens: readonly string[];
   readonly logger: HandlerLogger;
 }
 
@@ -63,8 +61,8 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
       return toWire(await ops.tiers.findOrCreate(await tenantOf(ctx.metadata), ops.now()));
     }),
 
-    SetTier: unaryHandler('EntitlementsService/SetTier', logger, async (request, ctx) => {
-      requireOperator(ctx.metadata, deps.operatorTokens);
+    SetTier: unaryHandler('EntitlementsService/SetTier', logger, async (request) => {
+      // Only the operator's certificate reaches SetTier (RPC_ALLOWLIST): no shared secret here.
       if (!TENANT_ID.test(request.tenantId)) throw entitlementErrors.create('INVALID_TENANT_ID');
       if (!isTierCode(request.tierCode))
         throw entitlementErrors.create('UNKNOWN_TIER', { details: { tierCode: request.tierCode } });

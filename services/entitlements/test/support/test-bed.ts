@@ -2,24 +2,28 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { contracts, type EntitlementsServiceClient } from '@tap/contracts';
-import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
+import { clientPerCaller, RPC_ALLOWLIST } from '@tap/service-auth';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testNamespace } from '@tap/testkit';
+import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
 import { MongoClient, type Db } from 'mongodb';
 import { buildApp, type EntitlementsApp } from '../../src/app.js';
 import type { EventsConfig } from '../../src/config.js';
 import { testClock, type TestClock } from './clock.js';
+import { testRevocations, type TestRevocations } from './revocations.js';
 import { testTokens, type TestTokens } from './tokens.js';
-
-export const OPERATOR_TOKEN = 'entitlements-test-operator-token-0123456789';
-export const OPERATOR = { authorization: `Operator ${OPERATOR_TOKEN}` };
-/** Accepted alongside OPERATOR_TOKEN, as during a rotation of the operator credential. */
-export const OPERATOR_TOKEN_PREVIOUS = 'entitlements-test-previous-operator-token-01';
 
 /** One test file's entitlements service: its own database, stream, prefix and consumer name. */
 export interface TestBed {
   readonly app: EntitlementsApp;
+  /** Calls each method as the gateway, SetTier as the operator (RPC_ALLOWLIST), over mTLS. */
   readonly client: EntitlementsServiceClient;
+  /** The gateway's client alone (SetTier through it is refused). */
+  readonly gatewayClient: EntitlementsServiceClient;
+  /** gRPC address of the service. */
+  readonly address: string;
+  /** The logout revocation list the service checks (real Redis). */
+  readonly revocations: TestRevocations;
   readonly db: Db;
   readonly clock: TestClock;
   readonly tokens: TestTokens;
@@ -42,6 +46,7 @@ export async function openTestBed(label: string): Promise<TestBed> {
   const db = mongo.db(namespace);
   const clock = testClock();
   const tokens = await testTokens();
+  const revocations = await testRevocations(namespace);
   const events: EventsConfig = {
     streamName: namespace.toUpperCase(),
     subjectPrefix: namespace,
@@ -50,24 +55,37 @@ export async function openTestBed(label: string): Promise<TestBed> {
   };
   const app = buildApp({
     config: {
-      operatorToken: OPERATOR_TOKEN,
-      operatorTokenPrevious: OPERATOR_TOKEN_PREVIOUS,
       events,
       cleanup: { intervalMs: 60_000, appliedEventRetentionMs: 3_600_000 },
     },
     db,
     verifier: tokens.verifier,
+    revocations: revocations.revocations,
+    tls: tlsFromPem(await testIdentity('entitlements')),
     logger: createLogger({ service: 'entitlements-test', level: 'silent' }),
     now: clock.now,
   });
   await app.prepare();
   const port = await app.grpc.listen('127.0.0.1', 0);
-  const client = createClient(contracts().entitlements.EntitlementsService, `127.0.0.1:${port}`);
+  const address = `127.0.0.1:${port}`;
+  const service = contracts().entitlements.EntitlementsService;
+  const gatewayClient = createClient(service, address, tlsFromPem(await testIdentity('gateway')));
+  const operatorClient = createClient(service, address, tlsFromPem(await testIdentity('operator')));
+  const client = clientPerCaller(
+    [
+      ['gateway', gatewayClient],
+      ['operator', operatorClient],
+    ],
+    RPC_ALLOWLIST,
+  );
   const nc = await connect({ servers: urls.natsUrl, name: namespace });
   const jsm = await jetstreamManager(nc);
   return {
     app,
     client,
+    gatewayClient,
+    address,
+    revocations,
     db,
     clock,
     tokens,
@@ -76,10 +94,12 @@ export async function openTestBed(label: string): Promise<TestBed> {
     js: jetstream(nc),
     jsm,
     async setTier(tenantId, tierCode) {
-      await unaryCall(client, 'SetTier', { tenantId, tierCode }, OPERATOR);
+      await unaryCall(operatorClient, 'SetTier', { tenantId, tierCode });
     },
     async close() {
-      client.close();
+      gatewayClient.close();
+      operatorClient.close();
+      await revocations.close();
       await app.grpc.shutdown(500);
       await jsm.streams.delete(events.streamName).catch(() => undefined);
       await nc.drain();

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { contracts, type EntitlementsServiceClient } from '@tap/contracts';
 import { buildApp as buildEntitlements, type EntitlementsApp } from '@tap/entitlements';
-import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
+import { redisSessionRevocations } from '@tap/service-auth';
 import { Readiness } from '@tap/runtime';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testNamespace } from '@tap/testkit';
+import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
 import { createTokenSigner, createTokenVerifier, generateSigningKey, importPrivateKey } from '@tap/tokens';
 import type { FastifyInstance } from 'fastify';
 import { MongoClient } from 'mongodb';
@@ -16,7 +17,6 @@ import { tierQuotaSource } from '../../src/quota/tier-quota-source.js';
 import { createServiceClients, type ServiceClients } from '../../src/clients.js';
 
 const TOKENS = { issuer: 'https://identity.gateway-test', audience: 'tap-api' };
-const OPERATOR_TOKEN = 'gateway-test-operator-token-0123456789abcdef';
 /** Small enough that a test can exceed it cheaply. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -74,20 +74,26 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
   const verifier = createTokenVerifier({ ...TOKENS, fetchJwks: async () => ({ keys: [key.publicJwk] }) });
   const logger = createLogger({ service: 'gateway-test', level: 'silent' });
 
+  // Entitlements checks the revocation list itself (real Redis, this bed's own prefix).
+  const revocationRedis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 });
+  for (let waited = 0; revocationRedis.status !== 'ready' && waited < 10_000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   const service: EntitlementsApp = buildEntitlements({
-    config: { operatorToken: OPERATOR_TOKEN },
+    config: {},
     db,
     verifier,
+    revocations: redisSessionRevocations(revocationRedis, `${namespace}:revoked`),
+    tls: tlsFromPem(await testIdentity('entitlements')),
     logger,
   });
   await service.prepare();
   const address = `127.0.0.1:${await service.grpc.listen('127.0.0.1', 0)}`;
   // Identity and adoption are never called by these routes; their channels stay idle.
-  const clients: ServiceClients = createServiceClients({
-    identity: '127.0.0.1:9',
-    adoption: '127.0.0.1:9',
-    entitlements: address,
-  });
+  const gatewayTls = tlsFromPem(await testIdentity('gateway'));
+  const clients: ServiceClients = createServiceClients(
+    { identity: '127.0.0.1:9', adoption: '127.0.0.1:9', entitlements: address },
+    gatewayTls,
+  );
   let reader: ApiRequestCountReader | undefined;
   const redis = options.quotas
     ? createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 })
@@ -122,7 +128,13 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
   });
   await gateway.listen({ host: '127.0.0.1', port: 0 });
   const port = (gateway.server.address() as AddressInfo).port;
-  const entitlements = createClient(contracts().entitlements.EntitlementsService, address);
+  const entitlements = createClient(contracts().entitlements.EntitlementsService, address, gatewayTls);
+  // The bed sets tiers as the operator does.
+  const operator = createClient(
+    contracts().entitlements.EntitlementsService,
+    address,
+    tlsFromPem(await testIdentity('operator')),
+  );
   return {
     gateway,
     entitlements,
@@ -164,12 +176,7 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
       return `Bearer ${(await signer.sign(input)).token}`;
     },
     async setTier(tenantId, tierCode) {
-      await unaryCall(
-        entitlements,
-        'SetTier',
-        { tenantId, tierCode },
-        { authorization: `Operator ${OPERATOR_TOKEN}` },
-      );
+      await unaryCall(operator, 'SetTier', { tenantId, tierCode });
     },
     useApiRequestCounts(next) {
       reader = next;
@@ -178,7 +185,9 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
       await gateway.close();
       clients.close();
       entitlements.close();
+      operator.close();
       await service.grpc.shutdown(500);
+      await revocationRedis.quit();
       await db.dropDatabase();
       await mongo.close();
       await redis?.quit();

@@ -6,7 +6,13 @@ import type { MagicLinkMail } from '../operations/magic-links.js';
 /** What every group of identity's handlers needs. */
 export interface IdentityHandlerDeps {
   readonly ctx: IdentityContext;
+  /** Signature, claims and the revocation list: a signed-out session's token is refused. */
   readonly verifier: TokenVerifier;
+  /**
+   * Signature and claims only, for Logout: signing out a session that is already revoked is a
+   * harmless no-op, so a retried logout succeeds.
+   */
+  readonly signatureVerifier: TokenVerifier;
   /** OPERATOR_TOKEN and, while it is being rotated, OPERATOR_TOKEN_PREVIOUS. */
   readonly operatorTokens: readonly string[];
   /** `warn` for operator actions worth a line of their own (an emergency key rotation). */

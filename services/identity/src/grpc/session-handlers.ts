@@ -37,7 +37,7 @@ export function sessionHandlers(
     ),
 
     Logout: unaryHandler('IdentityService/Logout', logger, async (_request, call) => {
-      const claims = await authenticate(call.metadata, deps.verifier);
+      const claims = await authenticate(call.metadata, deps.signatureVerifier);
       if (claims.kind !== 'user') throw identityErrors.create('USER_TOKEN_REQUIRED');
       await revokeSessions(ctx, [claims.sessionId], 'logout');
       return {};

@@ -1,8 +1,9 @@
 import { contracts, type IdentityServiceClient } from '@tap/contracts';
-import { createClient, unaryCall } from '@tap/grpc-kit';
+import { createClient, tlsFromPem, unaryCall, type ServiceTls } from '@tap/grpc-kit';
+import { clientPerCaller, RPC_ALLOWLIST } from '@tap/service-auth';
 import { createRateLimitRedis } from '@tap/ratelimit';
 import { createLogger, type Logger } from '@tap/telemetry';
-import { infraUrls, testNamespace } from '@tap/testkit';
+import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
 import { createTokenVerifier, type TokenVerifier } from '@tap/tokens';
 import type { Redis } from 'ioredis';
 import { MongoClient, type Db } from 'mongodb';
@@ -16,6 +17,30 @@ export const TOKENS = {
   keyRetentionMs: 3_600_000,
 };
 export const GRACE_MS = 30_000;
+
+/**
+ * A client of identity at `address` that calls each method as the gateway or, for the operator's
+ * RPCs, as the operator (RPC_ALLOWLIST), each over mTLS with its own test certificate.
+ */
+export async function identityClientAt(address: string): Promise<IdentityServiceClient> {
+  const service = contracts().identity.IdentityService;
+  const gateway = createClient(service, address, tlsFromPem(await testIdentity('gateway')));
+  const operator = createClient(service, address, tlsFromPem(await testIdentity('operator')));
+  const client = clientPerCaller(
+    [
+      ['gateway', gateway],
+      ['operator', operator],
+    ],
+    RPC_ALLOWLIST,
+  );
+  // close() reaches the gateway's channel through the proxy; the operator's closes with it.
+  const close = gateway.close.bind(gateway);
+  gateway.close = () => {
+    close();
+    operator.close();
+  };
+  return client;
+}
 
 /** What a replica may configure differently from the bed's own app (a secret being rotated). */
 export interface ReplicaOptions {
@@ -61,6 +86,7 @@ export async function openIdentityBed(label: string, options: ReplicaOptions = {
   const redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 1_000 });
   for (let waited = 0; redis.status !== 'ready' && waited < 10_000; waited += 20)
     await new Promise((r) => setTimeout(r, 20));
+  const tls: ServiceTls = tlsFromPem(await testIdentity('identity'));
   let offset = 0;
   const clock: TestClock = { now: () => new Date(Date.now() + offset), advance: (ms) => void (offset += ms) };
   const revocationPrefix = `${namespace}:revoked`;
@@ -78,13 +104,14 @@ export async function openIdentityBed(label: string, options: ReplicaOptions = {
       },
       db,
       redis,
+      tls,
       logger: replica.logger ?? logger,
       now: clock.now,
     });
   const app = build();
   await app.prepare();
   const address = `127.0.0.1:${await app.grpc.listen('127.0.0.1', 0)}`;
-  const client = createClient(contracts().identity.IdentityService, address);
+  const client = await identityClientAt(address);
   const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };
   const verifier = createTokenVerifier({
     issuer: TOKENS.issuer,
@@ -106,7 +133,7 @@ export async function openIdentityBed(label: string, options: ReplicaOptions = {
     replica: build,
     async serve(served) {
       const port = await served.grpc.listen('127.0.0.1', 0);
-      const servedClient = createClient(contracts().identity.IdentityService, `127.0.0.1:${port}`);
+      const servedClient = await identityClientAt(`127.0.0.1:${port}`);
       return {
         client: servedClient,
         async close() {

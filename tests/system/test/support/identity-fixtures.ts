@@ -1,5 +1,5 @@
-import { contracts, type IdentityServiceClient } from '@tap/contracts';
-import { createClient, unaryCall } from '@tap/grpc-kit';
+import type { IdentityServiceClient } from '@tap/contracts';
+import { unaryCall } from '@tap/grpc-kit';
 import { infraUrls } from '@tap/testkit';
 import {
   generateSigningKey,
@@ -15,6 +15,7 @@ import {
   SYSTEM_TOKENS,
   type HttpResponse,
   type System,
+  identityClientAt,
 } from './system.js';
 
 /** What a test needs to sign in as someone. */
@@ -65,7 +66,7 @@ export const form = (params: Record<string, string>): string => new URLSearchPar
 export const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded' };
 
 export async function openIdentityFixtures(system: System): Promise<IdentityFixtures> {
-  const identity = createClient(contracts().identity.IdentityService, system.addresses.identity);
+  const identity = await identityClientAt(system.addresses.identity);
   const mongo = new MongoClient(infraUrls().mongoUrl);
   const db = mongo.db(`${system.namespace}_identity`);
   const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };

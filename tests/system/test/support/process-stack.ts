@@ -1,12 +1,16 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { contracts, type ProductEvent } from '@tap/contracts';
 import { createEventPublisher } from '@tap/events';
 import { createClient, unaryCall } from '@tap/grpc-kit';
-import { freeLoopbackPort, infraUrls, testNamespace } from '@tap/testkit';
+import { freeLoopbackPort, infraUrls, testIdentityEnv, testNamespace } from '@tap/testkit';
 import { MongoClient } from 'mongodb';
 import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.js';
+import { identityClientAt, tlsOf } from './service-tls.js';
 import { probe, startServiceProcess, type ServiceProcess } from './service-process.js';
 import { waitFor } from './wait-for.js';
 
@@ -136,21 +140,31 @@ export async function startProcessStack(
     ENTITLEMENTS_GRPC_ADDRESS: target(slots.entitlements),
     ADOPTION_GRPC_ADDRESS: target(slots.adoption),
   };
+  // Each process its own certificate from the test PKI, as files (GRPC_TLS_*).
+  const pkiDir = await mkdtemp(join(tmpdir(), 'tap-process-pki-'));
+  const tls = {
+    identity: await testIdentityEnv(pkiDir, 'identity'),
+    entitlements: await testIdentityEnv(pkiDir, 'entitlements'),
+    adoption: await testIdentityEnv(pkiDir, 'adoption'),
+    gateway: await testIdentityEnv(pkiDir, 'gateway'),
+  };
   const env: Record<ServiceName, Record<string, string>> = {
-    identity: { ...common, IDENTITY_MONGO_DB: databases.identity },
+    identity: { ...common, ...tls.identity, IDENTITY_MONGO_DB: databases.identity },
     entitlements: {
       ...common,
+      ...tls.entitlements,
       ...events,
       ENTITLEMENTS_CONSUMER: `${namespace}_e`,
       ENTITLEMENTS_MONGO_DB: databases.entitlements,
     },
     adoption: {
       ...common,
+      ...tls.adoption,
       ...events,
       ADOPTION_CONSUMER: `${namespace}_a`,
       ADOPTION_MONGO_DB: databases.adoption,
     },
-    gateway: { ...common },
+    gateway: { ...common, ...tls.gateway },
   };
   const portEnv = (name: ServiceName, slot: Slot): Record<string, string> =>
     name === 'gateway'
@@ -180,10 +194,12 @@ export async function startProcessStack(
   const mongo = new MongoClient(urls.mongoUrl);
   let nc: NatsConnection | undefined;
   let proxy: LoopbackProxy | undefined;
-  const identityClient = createClient(contracts().identity.IdentityService, common.IDENTITY_GRPC_ADDRESS);
+  const identityClient = await identityClientAt(common.IDENTITY_GRPC_ADDRESS);
+  // SetTier is the operator's (by certificate alone: entitlements holds no operator token).
   const entitlementsClient = createClient(
     contracts().entitlements.EntitlementsService,
     common.ENTITLEMENTS_GRPC_ADDRESS,
+    await tlsOf('operator'),
   );
   const stop = async () => {
     identityClient.close();
@@ -200,6 +216,7 @@ export async function startProcessStack(
     clearTimeout(timer);
     for (const service of children) if (service.child.exitCode === null) service.child.kill('SIGKILL');
     await proxy?.close();
+    await rm(pkiDir, { recursive: true, force: true });
   };
   try {
     // Identity first (the others fetch its keys), then the rest together, all on their blue slot.
@@ -260,7 +277,7 @@ export async function startProcessStack(
       return { tenantId: tenant.id, bearer: `Bearer ${issued.accessToken}` };
     },
     async setTier(tenantId, tierCode) {
-      await unaryCall(entitlementsClient, 'SetTier', { tenantId, tierCode }, operator);
+      await unaryCall(entitlementsClient, 'SetTier', { tenantId, tierCode });
     },
     publish: (event) => publisher.publish(event),
     logs: (name) =>

@@ -10,17 +10,23 @@ import {
   redisSessionRevocations,
   redisSsoStateStore,
 } from '@tap/gateway';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient, unaryCall } from '@tap/grpc-kit';
+import { identityClientAt, tlsOf } from './service-tls.js';
 import { buildApp as buildIdentity } from '@tap/identity';
 import { Readiness } from '@tap/runtime';
-import { identityJwksFetcher } from '@tap/service-auth';
+import { identityJwksFetcher, redisSessionRevocations as revocationReader } from '@tap/service-auth';
 import { createLogger, type Logger } from '@tap/telemetry';
-import { infraUrls, startSmtpSink, testNamespace, type SmtpSink } from '@tap/testkit';
+import { infraUrls, startSmtpSink, testIdentityEnv, testNamespace, type SmtpSink } from '@tap/testkit';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { createTokenVerifier, createVerificationCache } from '@tap/tokens';
 import type { FastifyInstance } from 'fastify';
 import { MongoClient } from 'mongodb';
 import { waitFor } from './wait-for.js';
+
+export { identityClientAt, tlsOf } from './service-tls.js';
 
 export const OPERATOR_TOKEN = 'system-test-operator-token-0123456789abcdef';
 export const SYSTEM_TOKENS = { issuer: 'https://identity.system-test', audience: 'tap-api' };
@@ -51,7 +57,9 @@ export interface System {
   readonly namespace: string;
   readonly events: { readonly streamName: string; readonly subjectPrefix: string };
   /** The services' gRPC addresses, for the operator CLI and direct operator calls. */
-  readonly addresses: { readonly identity: string; readonly entitlements: string };
+  readonly addresses: { readonly identity: string; readonly adoption: string; readonly entitlements: string };
+  /** GRPC_TLS_* of the operator's certificate (files in a temp directory), for spawning the CLI. */
+  readonly operatorEnv: Readonly<Record<string, string>>;
   /** Redis keys of this system (revocation marks, auth-endpoint limits) start with this. */
   readonly redisPrefix: string;
   /** The SMTP sink identity mails magic links to (a real SMTP server on loopback). */
@@ -121,11 +129,16 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     },
     db: identityDb!,
     redis,
+    tls: await tlsOf('identity'),
     logger,
   });
   await identity.prepare();
   const identityAddress = `127.0.0.1:${await identity.grpc.listen('127.0.0.1', 0)}`;
-  const jwks = identityJwksFetcher(identityAddress);
+  const gatewayTls = await tlsOf('gateway');
+  // One verifier for the three services here; it fetches the key set with the gateway's certificate.
+  const jwks = identityJwksFetcher(identityAddress, gatewayTls);
+  // Every service reads the revocation marks identity writes.
+  const revocations = revocationReader(redis, `${redisPrefix}revoked`);
   const verifier = createTokenVerifier({
     ...TOKENS,
     fetchJwks: jwks.fetch,
@@ -133,9 +146,11 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   });
 
   const entitlements = buildEntitlements({
-    config: { operatorToken: OPERATOR_TOKEN },
+    config: {},
     db: entitlementsDb!,
     verifier,
+    revocations,
+    tls: await tlsOf('entitlements'),
     logger,
   });
   await entitlements.prepare();
@@ -144,7 +159,17 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   const nc = await connect({ servers: urls.natsUrl });
   const events = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
   const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: events.subjectPrefix });
-  const entitlementsClient = createClient(contracts().entitlements.EntitlementsService, entitlementsAddress);
+  const adoptionTls = await tlsOf('adoption');
+  const entitlementsClient = createClient(
+    contracts().entitlements.EntitlementsService,
+    entitlementsAddress,
+    adoptionTls,
+  );
+  const operatorEntitlements = createClient(
+    contracts().entitlements.EntitlementsService,
+    entitlementsAddress,
+    await tlsOf('operator'),
+  );
   const adoption = buildAdoption({
     config: {
       events: { ...events, consumerName: namespace, duplicateWindowMs: 60_000 },
@@ -156,6 +181,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     },
     db: adoptionDb!,
     verifier,
+    revocations,
+    tls: adoptionTls,
     entitlements: entitlementsClient,
     publish: (event) => publisher.publish(event),
     logger,
@@ -167,11 +194,10 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     options.driftWatchIntervalMs === undefined ? undefined : adoption.startDriftWatch();
   const adoptionAddress = `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`;
 
-  const clients = createServiceClients({
-    identity: identityAddress,
-    adoption: adoptionAddress,
-    entitlements: entitlementsAddress,
-  });
+  const clients = createServiceClients(
+    { identity: identityAddress, adoption: adoptionAddress, entitlements: entitlementsAddress },
+    gatewayTls,
+  );
   const gateway = await buildGateway({
     config: {
       bodyLimitBytes: 64 * 1024,
@@ -203,7 +229,9 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
   const operator = { authorization: `Operator ${OPERATOR_TOKEN}` };
-  const identityClient = createClient(contracts().identity.IdentityService, identityAddress);
+  const identityClient = await identityClientAt(identityAddress);
+  const pkiDir = await mkdtemp(join(tmpdir(), 'tap-system-pki-'));
+  const operatorEnv = await testIdentityEnv(pkiDir, 'operator');
   let identityStopped: Promise<void> | undefined;
   const stopIdentity = (): Promise<void> => (identityStopped ??= identity.grpc.shutdown(500));
 
@@ -233,15 +261,16 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     },
     namespace,
     events,
-    addresses: { identity: identityAddress, entitlements: entitlementsAddress },
+    addresses: { identity: identityAddress, adoption: adoptionAddress, entitlements: entitlementsAddress },
     redisPrefix,
+    operatorEnv,
     mail,
     async createTenant(name) {
       const tenant = await unaryCall(identityClient, 'CreateTenant', { name, slug: '' }, operator);
       return tenant.id;
     },
     async setTier(tenantId, tierCode) {
-      await unaryCall(entitlementsClient, 'SetTier', { tenantId, tierCode }, operator);
+      await unaryCall(operatorEntitlements, 'SetTier', { tenantId, tierCode });
     },
     async token(tenantId, role = 'OWNER', scopes = []) {
       const issued = await unaryCall(
@@ -263,7 +292,9 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       clients.close();
       identityClient.close();
       entitlementsClient.close();
+      operatorEntitlements.close();
       jwks.close();
+      await rm(pkiDir, { recursive: true, force: true });
       await nc.drain();
       await Promise.all(databases.map((name) => mongo.db(name).dropDatabase()));
       await mongo.close();

@@ -17,16 +17,42 @@ export interface StackService {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** The services of the local stack, in start order, with their health ports. */
+/** A service's certificate from the local PKI (`tap-infra pki .infra/pki`, run by `npm run up`). */
+export function localTlsEnv(service: string): Record<string, string> {
+  const dir = `${REPO_ROOT}.infra/pki/${service}/`;
+  return {
+    GRPC_TLS_CERT_FILE: `${dir}tls.crt`,
+    GRPC_TLS_KEY_FILE: `${dir}tls.key`,
+    GRPC_TLS_CA_FILE: `${dir}ca.crt`,
+  };
+}
+
+/** The services of the local stack, in start order, with their health ports and certificates. */
 export const STACK_SERVICES: readonly StackService[] = [
-  { name: 'identity', entry: 'services/identity/dist/main.js', readyUrl: 'http://127.0.0.1:8081/readyz' },
+  {
+    name: 'identity',
+    entry: 'services/identity/dist/main.js',
+    readyUrl: 'http://127.0.0.1:8081/readyz',
+    env: localTlsEnv('identity'),
+  },
   {
     name: 'entitlements',
     entry: 'services/entitlements/dist/main.js',
     readyUrl: 'http://127.0.0.1:8083/readyz',
+    env: localTlsEnv('entitlements'),
   },
-  { name: 'adoption', entry: 'services/adoption/dist/main.js', readyUrl: 'http://127.0.0.1:8082/readyz' },
-  { name: 'gateway', entry: 'services/gateway/dist/main.js', readyUrl: 'http://127.0.0.1:3000/readyz' },
+  {
+    name: 'adoption',
+    entry: 'services/adoption/dist/main.js',
+    readyUrl: 'http://127.0.0.1:8082/readyz',
+    env: localTlsEnv('adoption'),
+  },
+  {
+    name: 'gateway',
+    entry: 'services/gateway/dist/main.js',
+    readyUrl: 'http://127.0.0.1:3000/readyz',
+    env: localTlsEnv('gateway'),
+  },
 ];
 
 const READY_TIMEOUT_MS = 120_000;
