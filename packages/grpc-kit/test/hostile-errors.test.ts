@@ -11,6 +11,7 @@ import {
   unaryHandler,
   type GrpcServer,
 } from '../src/index.js';
+import { serverOptions, tlsOf } from './support/test-tls.js';
 
 /*
  * Issue #11: a `can` whose `action` held non-ASCII characters ended the entitlements process.
@@ -74,16 +75,20 @@ describe('unaryHandler with errors that echo hostile input', () => {
         throw new DomainError('bad code ü', 'INVALID_ARGUMENT', 'bad');
       }),
     };
-    server = createGrpcServer([
-      {
-        name: 'tap.identity.v1.IdentityService',
-        definition: contracts().identity.IdentityService.service,
-        implementation: handlers as IdentityServiceHandlers,
-      },
-    ]);
+    server = createGrpcServer(
+      [
+        {
+          name: 'tap.identity.v1.IdentityService',
+          definition: contracts().identity.IdentityService.service,
+          implementation: handlers as IdentityServiceHandlers,
+        },
+      ],
+      await serverOptions(),
+    );
     client = createClient(
       contracts().identity.IdentityService,
       `127.0.0.1:${await server.listen('127.0.0.1', 0)}`,
+      await tlsOf('gateway'),
     );
   });
 

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { createRateLimiter, createRateLimitRedis, type RateLimitRedis } from '@tap/ratelimit';
 import { Readiness } from '@tap/runtime';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testNamespace } from '@tap/testkit';
+import { tlsFromPem } from '@tap/grpc-kit';
+import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
 import { createTokenVerifier, generateSigningKey } from '@tap/tokens';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance, RouteOptions } from 'fastify';
@@ -48,11 +49,14 @@ beforeAll(async () => {
   const key = await generateSigningKey();
   redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 });
   // No service answers on these addresses: the document needs the routes, not their callees.
-  clients = createServiceClients({
-    identity: '127.0.0.1:9',
-    adoption: '127.0.0.1:9',
-    entitlements: '127.0.0.1:9',
-  });
+  clients = createServiceClients(
+    {
+      identity: '127.0.0.1:9',
+      adoption: '127.0.0.1:9',
+      entitlements: '127.0.0.1:9',
+    },
+    tlsFromPem(await testIdentity('gateway')),
+  );
   app = await buildApp({
     config: {
       bodyLimitBytes: 65_536,
