@@ -58,7 +58,7 @@ describe('hostile input against the real processes', () => {
     expect(await allowed.json()).toMatchObject({ success: true, data: { allowed: true } });
   });
 
-  it('answers a long or non-ASCII client_id at the token endpoint with 401, never 500', async () => {
+  it('answers a long or non-ASCII client_id at the token endpoint with 400 invalid_request, never 500', async () => {
     for (const clientId of ['x'.repeat(600), 'ä'.repeat(300), 'client \u0000 😀']) {
       const response = await fetch(`${stack.base}/api/v1/oauth/token`, {
         method: 'POST',
@@ -72,8 +72,8 @@ describe('hostile input against the real processes', () => {
       });
       expect([clientId.slice(0, 10), response.status, await response.json()]).toMatchObject([
         clientId.slice(0, 10),
-        401,
-        { error: 'invalid_client' },
+        400,
+        { error: 'invalid_request' },
       ]);
     }
   });
