@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatIssue } from '@tap/config';
 import { isRemoteCallError } from '@tap/grpc-kit';
-import { loadCliConfig } from './cli-config.js';
+import { CLI_VARIABLES, loadCliConfig } from './cli-config.js';
+import { DEV_DEFAULTS_FILE, loadDevDefaults } from './dev-defaults.js';
 import { buildEvent, publishEvent } from './commands/publish-event.js';
 import {
   createOAuthClient,
@@ -36,7 +38,8 @@ const USAGE = `tap: the platform's operator CLI
 Passwords and client secrets are generated, printed once and stored only as hashes.
 
 Environment: OPERATOR_TOKEN (required, except by token-hash-secret), IDENTITY_GRPC_ADDRESS, ENTITLEMENTS_GRPC_ADDRESS,
-NATS_URL, EVENTS_SUBJECT_PREFIX, EVENTS_STREAM.`;
+NATS_URL, EVENTS_SUBJECT_PREFIX, EVENTS_STREAM. When every address is loopback (the defaults: the stack
+of npm run up), unset variables come from the repository's config/dev.env; never for remote addresses.`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -80,7 +83,15 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${derivedTokenHashSecret(process.env)}\n`);
     return;
   }
-  const config = loadCliConfig(process.env);
+  // A new terminal next to `npm run up` has none of dev-env.sh's variables: against a loopback
+  // stack the checked-in development defaults stand in for them (never for remote targets).
+  const { env, applied } = loadDevDefaults(process.env, CLI_VARIABLES);
+  if (applied.length > 0) {
+    console.error(
+      `tap: ${applied.join(', ')} not set; using the development defaults in ${relative(process.cwd(), DEV_DEFAULTS_FILE) || DEV_DEFAULTS_FILE} (loopback stack only)`,
+    );
+  }
+  const config = loadCliConfig(env);
   const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
   if (command === 'publish-event') {
