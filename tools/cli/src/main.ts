@@ -14,6 +14,7 @@ import {
 } from './commands/identity.js';
 import { seed } from './commands/seed.js';
 import { runStack } from './commands/stack.js';
+import { stackBanner } from './commands/stack-banner.js';
 import { createTenant, issueToken, setTier } from './commands/tenants.js';
 import { derivedTokenHashSecret } from './commands/token-hash-secret.js';
 import { operatorClients } from './operator-clients.js';
@@ -170,25 +171,7 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'stack':
         return await runStack(async () => {
-          const seeded = await seed(clients);
-          const free = seeded[2] ?? seeded[0];
-          console.log(
-            `\nThe stack is up: http://localhost:3000/api/v1 (readiness: http://localhost:3000/readyz)`,
-          );
-          console.log(`Demo tenants (one per tier), each with a 15-minute OWNER token:`);
-          for (const t of seeded) console.log(`  ${t.tier.padEnd(14)} ${t.slug.padEnd(20)} ${t.tenantId}`);
-          if (free) {
-            console.log(
-              `\nTry:\n  curl -s -H "Authorization: Bearer ${free.accessToken}" http://localhost:3000/api/v1/tenant/adoption/state`,
-            );
-            console.log(
-              `  curl -s -H 'content-type: application/json' -d '{"email":"${free.owner.email}","password":"${free.owner.password}"}' http://localhost:3000/api/v1/auth/login`,
-            );
-            console.log(
-              `  npm run tap -- publish-event --tenant ${free.tenantId} --kind product.created --subject productId=p-1`,
-            );
-            console.log(`  npm run tap -- seed --json     (fresh tokens)\n`);
-          }
+          console.log(stackBanner(await seed(clients)));
         });
       default:
         throw new UsageError(`unknown command ${command}`);
