@@ -19,19 +19,15 @@ export async function joinRequestRoutes(
   options: { clients: ServiceClients },
 ): Promise<void> {
   const { identity } = options.clients;
-  app.get(
-    '/tenant/join-requests',
-    { schema: { response: listJoinRequestsResponse } },
-    async (request) => {
-      const listed = await unaryCall(
-        identity,
-        'ListJoinRequests',
-        { tenantId: '' },
-        { authorization: request.auth!.authorization },
-      );
-      return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
-    },
-  );
+  app.get('/tenant/join-requests', { schema: { response: listJoinRequestsResponse } }, async (request) => {
+    const listed = await unaryCall(
+      identity,
+      'ListJoinRequests',
+      { tenantId: '' },
+      { authorization: request.auth!.authorization },
+    );
+    return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
+  });
 
   app.post<{ Params: { id: string } }>(
     '/tenant/join-requests/:id/approve',

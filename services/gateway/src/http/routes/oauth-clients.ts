@@ -64,19 +64,15 @@ export async function oauthClientRoutes(
     },
   );
 
-  app.get(
-    '/oauth/clients',
-    { schema: { response: listClientsResponse } },
-    async (request) => {
-      const listed = await unaryCall(
-        identity,
-        'ListOAuthClients',
-        { tenantId: '' },
-        { authorization: request.auth!.authorization },
-      );
-      return ok({ clients: listed.clients.map(clientJson) });
-    },
-  );
+  app.get('/oauth/clients', { schema: { response: listClientsResponse } }, async (request) => {
+    const listed = await unaryCall(
+      identity,
+      'ListOAuthClients',
+      { tenantId: '' },
+      { authorization: request.auth!.authorization },
+    );
+    return ok({ clients: listed.clients.map(clientJson) });
+  });
 
   app.delete<{ Params: { clientId: string } }>(
     '/oauth/clients/:clientId',
