@@ -9,13 +9,11 @@
 # Production dependencies only, non-root (uid 10001), no HEALTHCHECK: Kubernetes probes the
 # HTTP health port and grpc.health.v1 (deploy/k8s). See docs/operations.md.
 
-# The npm that ships with this image (10.x) is the one that installs: npm 11.19 writes lockfiles
-# without the other platforms' optional binaries and then refuses them in its own `npm ci`
-# (scripts/ensure-deps.sh); npm 10 installs the same lockfile as it is. Pin the digest as well
-# (node:20.20.2-bookworm-slim@sha256:...) where your registry mirror lets you resolve it.
-ARG NODE_VERSION=20.20.2
+# Node 24 LTS (Node 20 reached end of life in April 2026). Pin the digest as well
+# (node:24.21.0-bookworm-slim@sha256:...) where your registry mirror lets you resolve it.
+ARG NODE_VERSION=24.21.0
 # The base of every stage. Override it to pin the digest or to use a mirror, e.g.
-#   --build-arg BASE_IMAGE=node:20.20.2-bookworm-slim@sha256:...
+#   --build-arg BASE_IMAGE=node:24.21.0-bookworm-slim@sha256:...
 # or the offline stand-in that scripts/image/build-base.sh makes where Docker Hub cannot be reached.
 ARG BASE_IMAGE=node:${NODE_VERSION}-bookworm-slim
 
@@ -26,6 +24,13 @@ ENV TURBO_TELEMETRY_DISABLED=1 \
     NPM_CONFIG_FUND=false \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
+# The installs use npm 10, not the npm 11.19 that node 24.21 ships: npm 11.19 writes lockfiles
+# without the other platforms' optional binaries and then refuses them in its own `npm ci`
+# (scripts/ensure-deps.sh); npm 10 installs the same lockfile as it is. Only the build stages
+# have it: the runtime stage starts again from the plain base and never runs npm.
+ARG NPM_VERSION=10.9.9
+RUN npm install --global --no-audit --no-fund "npm@${NPM_VERSION}" \
+ && npm cache clean --force
 
 # The lockfile and every workspace's package.json, nothing else. The installs below depend only
 # on this stage's output, so their layers are reused until a dependency changes, not on every
@@ -80,7 +85,7 @@ COPY --from=manifests /manifests/ ./
 # Even with --omit=dev, `npm ci --workspace` follows a workspace's devDependencies that are
 # workspaces (@tap/testkit in every service, @tap/entitlements in the gateway and adoption) and
 # installs their production dependencies: testcontainers with its Docker and SSH clients, and
-# undici 8, which wants node 22. So devDependencies are dropped first from the workspaces' manifests
+# undici 8 (nothing a service runs). So devDependencies are dropped first from the workspaces' manifests
 # and from their entries in the lockfile, together (npm ci requires them to agree); every resolved
 # version stays as locked.
 RUN node -e 'const fs = require("fs"); \

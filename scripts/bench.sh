@@ -4,6 +4,7 @@
 set -euo pipefail
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 cd "$(dirname "$0")/.."
+source scripts/node-env.sh # Node 24 first in PATH for everything below
 bash scripts/install-infra.sh
 bash scripts/ensure-deps.sh
 for bench in bench/*/run.mjs; do

@@ -34,7 +34,7 @@ if [ -x "$bin_dir/ferretdb" ] && "$bin_dir/ferretdb" --version 2>/dev/null | gre
   :
 else
   say "building FerretDB $ferretdb_version (once; about a minute)"
-  # `go install ...@v1.24.2` is what DESIGN.md names, but the module proxy refuses the version
+  # `go install ...@v1.24.2` is the usual way, but the module proxy refuses the version
   # list that `go install` asks for (deprecation check), and the module zip ships an empty
   # build/version/version.txt that makes the binary panic at start. So: download the exact
   # module version, copy it somewhere writable, stamp the version file, and build it.

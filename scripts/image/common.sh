@@ -2,7 +2,11 @@
 # Shared by the scripts in scripts/image (sourced, not run).
 # buildah/podman flags: STORAGE_DRIVER (e.g. vfs where overlay mounts fail), OCI_RUNTIME (runc
 # when installed: crun 1.8 refuses hosts whose cgroups are mounted in hybrid v1/v2 mode).
-NODE_VERSION="${NODE_VERSION:-20.20.2}"
+# The project's Node (scripts/node-env.sh: TAP_NODE_VERSION, and Node 24 first in PATH for the
+# `node` and `npx` these scripts run on the host).
+# shellcheck source=../node-env.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/node-env.sh"
+NODE_VERSION="${NODE_VERSION:-$TAP_NODE_VERSION}"
 BASE_IMAGE="${BASE_IMAGE:-localhost/tap-stand-in/node:${NODE_VERSION}-bookworm-slim}"
 if [ -z "${OCI_RUNTIME:-}" ] && command -v runc >/dev/null; then OCI_RUNTIME=runc; fi
 bah=(buildah ${STORAGE_DRIVER:+--storage-driver "$STORAGE_DRIVER"})

@@ -17,6 +17,16 @@ export interface CliConfig {
   readonly eventsStream: string;
 }
 
+/** Every variable loadCliConfig reads (the development defaults may fill only these). */
+export const CLI_VARIABLES = [
+  'IDENTITY_GRPC_ADDRESS',
+  'ENTITLEMENTS_GRPC_ADDRESS',
+  'OPERATOR_TOKEN',
+  'NATS_URL',
+  'EVENTS_SUBJECT_PREFIX',
+  'EVENTS_STREAM',
+] as const;
+
 /** The CLI reads the same variables as the services it talks to. */
 export function loadCliConfig(env: Readonly<Record<string, string | undefined>>): CliConfig {
   const e = parseEnv(env, {

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatIssue } from '@tap/config';
 import { isRemoteCallError } from '@tap/grpc-kit';
-import { loadCliConfig } from './cli-config.js';
+import { CLI_VARIABLES, loadCliConfig } from './cli-config.js';
+import { DEV_DEFAULTS_FILE, loadDevDefaults } from './dev-defaults.js';
 import { buildEvent, publishEvent } from './commands/publish-event.js';
 import {
   createOAuthClient,
@@ -12,6 +14,7 @@ import {
 } from './commands/identity.js';
 import { seed } from './commands/seed.js';
 import { runStack } from './commands/stack.js';
+import { stackBanner } from './commands/stack-banner.js';
 import { createTenant, issueToken, setTier } from './commands/tenants.js';
 import { derivedTokenHashSecret } from './commands/token-hash-secret.js';
 import { operatorClients } from './operator-clients.js';
@@ -37,7 +40,9 @@ Passwords and client secrets are generated, printed once and stored only as hash
 
 Environment: OPERATOR_TOKEN (required, except by token-hash-secret), IDENTITY_GRPC_ADDRESS, ENTITLEMENTS_GRPC_ADDRESS,
 NATS_URL, EVENTS_SUBJECT_PREFIX, EVENTS_STREAM, GRPC_TLS_CERT_FILE / GRPC_TLS_KEY_FILE / GRPC_TLS_CA_FILE (the
-operator certificate; default .infra/pki/operator/, made by npm run up).`;
+operator certificate; default .infra/pki/operator/, made by npm run up). When every address is loopback (the
+defaults: the stack of npm run up), unset variables come from the repository's config/dev.env; never for
+remote addresses.`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -81,7 +86,15 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${derivedTokenHashSecret(process.env)}\n`);
     return;
   }
-  const config = loadCliConfig(process.env);
+  // A new terminal next to `npm run up` has none of dev-env.sh's variables: against a loopback
+  // stack the checked-in development defaults stand in for them (never for remote targets).
+  const { env, applied } = loadDevDefaults(process.env, CLI_VARIABLES);
+  if (applied.length > 0) {
+    console.error(
+      `tap: ${applied.join(', ')} not set; using the development defaults in ${relative(process.cwd(), DEV_DEFAULTS_FILE) || DEV_DEFAULTS_FILE} (loopback stack only)`,
+    );
+  }
+  const config = loadCliConfig(env);
   const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
   if (command === 'publish-event') {
@@ -160,25 +173,7 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'stack':
         return await runStack(async () => {
-          const seeded = await seed(clients);
-          const free = seeded[2] ?? seeded[0];
-          console.log(
-            `\nThe stack is up: http://localhost:3000/api/v1 (readiness: http://localhost:3000/readyz)`,
-          );
-          console.log(`Demo tenants (one per tier), each with a 15-minute OWNER token:`);
-          for (const t of seeded) console.log(`  ${t.tier.padEnd(14)} ${t.slug.padEnd(20)} ${t.tenantId}`);
-          if (free) {
-            console.log(
-              `\nTry:\n  curl -s -H "Authorization: Bearer ${free.accessToken}" http://localhost:3000/api/v1/tenant/adoption/state`,
-            );
-            console.log(
-              `  curl -s -H 'content-type: application/json' -d '{"email":"${free.owner.email}","password":"${free.owner.password}"}' http://localhost:3000/api/v1/auth/login`,
-            );
-            console.log(
-              `  npm run tap -- publish-event --tenant ${free.tenantId} --kind product.created --subject productId=p-1`,
-            );
-            console.log(`  npm run tap -- seed --json     (fresh tokens)\n`);
-          }
+          console.log(stackBanner(await seed(clients)));
         });
       default:
         throw new UsageError(`unknown command ${command}`);
