@@ -30,7 +30,10 @@ if [ ${#missing_debs[@]} -gt 0 ]; then
   done
 fi
 
-if [ -x "$bin_dir/ferretdb" ] && "$bin_dir/ferretdb" --version 2>/dev/null | grep -q "$ferretdb_version"; then
+# The version is read into a variable first: under pipefail, `… | grep -q` fails whenever grep
+# exits before the writer finished (SIGPIPE), and the check then rebuilt a binary that was fine.
+installed_ferretdb=$([ -x "$bin_dir/ferretdb" ] && "$bin_dir/ferretdb" --version 2>/dev/null || true)
+if [[ "$installed_ferretdb" == *"$ferretdb_version"* ]]; then
   :
 else
   say "building FerretDB $ferretdb_version (once; about a minute)"

@@ -13,7 +13,10 @@ sudo_if_needed() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-if [ -x "$venv/bin/st" ] && "$venv/bin/python" -m pip show schemathesis 2>/dev/null | grep -qx "Version: $version"; then
+# Read into a variable first: under pipefail, `pip show | grep -q` fails when grep exits before
+# pip finished writing (SIGPIPE), and the venv was then rebuilt for nothing.
+installed=$([ -x "$venv/bin/st" ] && "$venv/bin/python" -m pip show schemathesis 2>/dev/null || true)
+if [[ $'\n'"$installed"$'\n' == *$'\n'"Version: $version"$'\n'* ]]; then
   exit 0
 fi
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
