@@ -11,7 +11,7 @@ import {
   type ServiceName,
 } from './support/process-stack.js';
 import { adoptionFacts, productCounts, startPublishing } from './support/published-events.js';
-import { waitFor } from './support/wait-for.js';
+import { waitForCount } from './support/wait-for.js';
 
 const LOAD_PATHS = ['/api/v1/tenant', '/api/v1/tenant/adoption/state', '/api/v1/entitlements/usage'];
 /** Events published while the services roll, one every EVENT_EVERY_MS, at most MAX_EVENTS. */
@@ -87,22 +87,26 @@ describe('a rolling restart of every service under load', () => {
     // Every event applied exactly once: one fact in adoption, one product in entitlements.
     const ids = published.map((event) => event.id).sort();
     const waitFrom = Date.now();
-    const facts = await waitFor(
+    // Progress-driven waits: a loaded machine applies the backlog slowly but steadily; a lost or
+    // stuck event stops the count (idle longer than the 30 s ack wait, so a late redelivery still
+    // counts as delivered, and the time it took is printed below).
+    const settle = { idleMs: 40_000, maxMs: 120_000 };
+    const facts = await waitForCount(
       async () => {
         const found = await adoptionFacts(stack, published);
-        return found.length >= ids.length ? found : undefined;
+        return { count: found.length, value: found };
       },
-      30_000,
-      500,
+      ids.length,
+      settle,
     );
     expect([...facts].sort()).toEqual(ids);
-    const counts = await waitFor(
+    const counts = await waitForCount(
       async () => {
         const found = await productCounts(stack, published);
-        return Object.keys(found).length >= ids.length ? found : undefined;
+        return { count: Object.keys(found).length, value: found };
       },
-      30_000,
-      500,
+      ids.length,
+      settle,
     );
     expect(counts).toEqual(Object.fromEntries(published.map((event) => [event.tenantId, 1])));
     const redelivered = async (name: 'adoption' | 'entitlements') =>
@@ -111,5 +115,5 @@ describe('a rolling restart of every service under load', () => {
       `rolling restart: all events applied ${Date.now() - waitFrom} ms after the load; redeliveries since the last start: ` +
         `adoption ${await redelivered('adoption')}, entitlements ${await redelivered('entitlements')}\n`,
     );
-  }, 150_000);
+  }, 300_000);
 });
