@@ -41,6 +41,15 @@ async function json(path: string, init: RequestInit): Promise<{ status: number; 
 beforeAll(async () => {
   // With the two OpenID Providers: the SSO start and callback are served and fuzzed too.
   stack = await startProcessStack('fuzz', {}, { sso: true });
+  // The providers answer: a start goes to one (PKCE), not to the app's error page, so the fuzzer
+  // meets the real flow (this is the first of the 10 starts a minute from this address).
+  const start = await fetch(`${stack.base}/api/v1/auth/v2/sso/enterprise/start`, {
+    redirect: 'manual',
+    signal: AbortSignal.timeout(10_000),
+  });
+  expect(start.status).toBe(302);
+  const target = new URL(start.headers.get('location') ?? '', 'http://invalid.example');
+  expect([target.hostname, target.searchParams.get('code_challenge_method')]).toEqual(['127.0.0.1', 'S256']);
   const tenant = await stack.createTenant('Fuzz Foods');
   // The top tier: API access for the client token, and quotas the fuzzer does not exhaust.
   await stack.setTier(tenant.tenantId, 'ENTERPRISE');
@@ -132,8 +141,9 @@ describe('the fuzz gate', () => {
       // Every operation with the owner's token too: the two owner runs split them between them.
       expect(selected['owner']! + selected['owner-logout']!).toBe(selected['none']);
       expect(selected['owner-logout']).toBe(1);
-      // Nothing of the document is left out, the SSO redirects included.
-      expect(selected['none']).toBe(documented.length);
+      // Nothing of the document is left out, the SSO redirects included. Schemathesis leaves out
+      // the one operation that serves the document it loaded (GET /api/v1/openapi.json).
+      expect(selected['none']).toBe(documented.filter((id) => id !== 'getOpenApiDocument').length);
       if (BUDGET_S === RUN_BUDGET_S) expect(total).toBeGreaterThanOrEqual(MIN_REQUESTS);
       for (const name of SERVICES) {
         const service = stack.process(name);
