@@ -217,3 +217,52 @@ describe('GET /api/v1/openapi.json', () => {
     expect(bodies).toBeGreaterThanOrEqual(10);
   });
 });
+
+describe('the SSO redirects in the document', () => {
+  const SSO = '/api/v1/auth/v2/sso';
+
+  it('documents a 302 with Location and the query each route reads, with the configured provider keys', () => {
+    for (const [path, names] of [
+      [`${SSO}/{provider}/start`, ['returnTo', 'provider']],
+      [`${SSO}/{provider}/callback`, ['code', 'state', 'iss', 'error', 'error_description', 'provider']],
+    ] as const) {
+      const operation = served.paths[path]!['get'] as Operation & {
+        parameters: { name: string; example?: string }[];
+      };
+      const found = operation.responses['302'] as { headers?: Record<string, unknown>; content?: unknown };
+      expect([path, Object.keys(found.headers ?? {})]).toEqual([path, ['Location', 'Cache-Control']]);
+      expect(found.content).toBeUndefined();
+      expect(operation.parameters.map((p) => p.name).sort()).toEqual([...names].sort());
+      expect(operation.parameters.find((p) => p.name === 'provider')?.example).toBe('corp');
+    }
+  });
+
+  // The schemas are the document's: the handlers judge the values and fail the flow with a 302
+  // (spec: "Both SSO endpoints answer 302, not JSON"), never a JSON 400 from the validator.
+  it.each([
+    ['a repeated returnTo', `${SSO}/corp/start?returnTo=/a&returnTo=/b`, 'invalid_return_to'],
+    ['an over-long returnTo', `${SSO}/corp/start?returnTo=/${'a'.repeat(600)}`, 'invalid_return_to'],
+    [
+      'a returnTo that is no path',
+      `${SSO}/corp/start?returnTo=https%3A%2F%2Fevil.example`,
+      'invalid_return_to',
+    ],
+    ['a provider key out of pattern', `${SSO}/Not_A_Key/start`, 'unknown_provider'],
+    ['a provider key out of pattern (callback)', `${SSO}/Not_A_Key/callback?state=s`, 'unknown_provider'],
+    ['a repeated state', `${SSO}/corp/callback?state=a&state=b`, 'invalid_callback'],
+    ['an over-long state', `${SSO}/corp/callback?state=${'s'.repeat(300)}`, 'invalid_state'],
+    ['a non-ASCII code', `${SSO}/corp/callback?state=s&code=%C3%A9`, 'invalid_callback'],
+    [
+      'nine query parameters',
+      `${SSO}/corp/callback?${Array.from({ length: 9 }, (_, i) => `p${i}=v`).join('&')}`,
+      'invalid_callback',
+    ],
+  ])('answers %s with a 302 to the error page', async (_what, url, reason) => {
+    const response = await app.inject({ method: 'GET', url });
+    expect([response.statusCode, response.headers['location']]).toEqual([
+      302,
+      `https://app.openapi-test.example/auth/sso/error?reason=${reason}`,
+    ]);
+    expect(response.body).toBe('');
+  });
+});

@@ -10,6 +10,7 @@ import { createClient, unaryCall } from '@tap/grpc-kit';
 import { freeLoopbackPort, infraUrls, testIdentityEnv, testNamespace } from '@tap/testkit';
 import { MongoClient } from 'mongodb';
 import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.js';
+import { startProcessSso, type ProcessSso } from './process-sso.js';
 import { identityClientAt, tlsOf } from './service-tls.js';
 import { probe, startServiceProcess, type ServiceProcess } from './service-process.js';
 import { waitFor } from './wait-for.js';
@@ -113,6 +114,15 @@ function target(slots: readonly [Slot, Slot]): string {
   return `ipv4:${slots.map((slot) => `127.0.0.1:${slot.port}`).join(',')}`;
 }
 
+export interface ProcessStackOptions {
+  /**
+   * Two real OpenID Providers (`enterprise`, `consumer`; process-sso.ts) and the gateway's
+   * `SSO_PROVIDERS`, `APP_URL`, `PUBLIC_API_URL`, `ALLOWED_ORIGINS`: the SSO routes are served
+   * (and in the OpenAPI document) only when providers are configured.
+   */
+  readonly sso?: boolean;
+}
+
 /**
  * Starts identity, entitlements, adoption and the gateway as processes, each in its own namespace.
  * `extraEnv` goes to every process.
@@ -120,6 +130,7 @@ function target(slots: readonly [Slot, Slot]): string {
 export async function startProcessStack(
   label: string,
   extraEnv: Readonly<Record<string, string>> = {},
+  options: ProcessStackOptions = {},
 ): Promise<ProcessStack> {
   const urls = infraUrls();
   const namespace = testNamespace(label);
@@ -194,6 +205,7 @@ export async function startProcessStack(
   const mongo = new MongoClient(urls.mongoUrl);
   let nc: NatsConnection | undefined;
   let proxy: LoopbackProxy | undefined;
+  let sso: ProcessSso | undefined;
   const identityClient = await identityClientAt(common.IDENTITY_GRPC_ADDRESS);
   // SetTier is the operator's (by certificate alone: entitlements holds no operator token).
   const entitlementsClient = createClient(
@@ -216,9 +228,17 @@ export async function startProcessStack(
     clearTimeout(timer);
     for (const service of children) if (service.child.exitCode === null) service.child.kill('SIGKILL');
     await proxy?.close();
+    await sso?.stop();
     await rm(pkiDir, { recursive: true, force: true });
   };
   try {
+    // The proxy first, with no backend yet: its address is the public one the SSO providers
+    // redirect back to.
+    proxy = await startLoopbackProxy([]);
+    if (options.sso) {
+      sso = await startProcessSso(proxy.base);
+      Object.assign(env.gateway, sso.env);
+    }
     // Identity first (the others fetch its keys), then the rest together, all on their blue slot.
     running.set('identity', await launch('identity', slots.identity[0]));
     const [entitlements, adoption] = await Promise.all([
@@ -228,7 +248,7 @@ export async function startProcessStack(
     running.set('entitlements', entitlements);
     running.set('adoption', adoption);
     running.set('gateway', await launch('gateway', slots.gateway[0]));
-    proxy = await startLoopbackProxy([slots.gateway[0].port]);
+    proxy.add(slots.gateway[0].port);
     nc = await connect({ servers: urls.natsUrl });
   } catch (error) {
     await stop();

@@ -40,13 +40,28 @@ const TOKEN: readonly ErrorStatus[] = [400, 401, 403, 413, 429, 503];
 const BROWSER: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 429, 503];
 
 const noContent = (description: string) => ({ 204: { description, type: 'null' } });
+/**
+ * The SSO routes' one answer: a redirect with no body, failures included (spec: "Both SSO
+ * endpoints answer 302, not JSON"). Only the router's own refusals (an over-long path
+ * parameter) and a draining process answer JSON.
+ */
 const redirect = (description: string) => ({
   302: {
     description,
     type: 'null',
-    headers: { Location: { type: 'string', description: 'Where the browser goes next' } },
+    headers: {
+      Location: {
+        type: 'string',
+        format: 'uri',
+        description: 'Where the browser goes next (an absolute URL)',
+      },
+      'Cache-Control': { type: 'string', const: 'no-store', description: 'Never cached' },
+    },
   },
 });
+const SSO_FAILURE =
+  'every failure goes to `{APP_URL}/auth/sso/error?reason=<reason>` (docs/browser-sessions.md), ' +
+  'over the per-address start limit `reason=rate_limited` with Retry-After';
 
 // Readiness adds the report of each dependency beside `status`.
 const statusBody = { type: 'object', required: ['status'], properties: { status: { type: 'string' } } };
@@ -197,7 +212,9 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     access: 'public',
     style: 'api',
     errors: [400, 503],
-    extraResponses: redirect('To the provider, or to the app’s SSO error page'),
+    extraResponses: redirect(
+      `To the provider's authorization endpoint (PKCE, state in the svc_sso cookie); ${SSO_FAILURE}`,
+    ),
   },
   'GET /api/v1/auth/v2/sso/:provider/callback': {
     operationId: 'finishSso',
@@ -206,7 +223,9 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     access: 'public',
     style: 'api',
     errors: [400, 503],
-    extraResponses: redirect('To returnTo, or to one of the app’s SSO result pages'),
+    extraResponses: redirect(
+      `To returnTo on the web app with the session cookies, to the app's confirm-email or pending-approval page; ${SSO_FAILURE}`,
+    ),
   },
   'GET /api/v1/tenant': api('getTenant', 'tenant', "The caller's tenant and tier"),
   'GET /api/v1/tenant/join-requests': api(

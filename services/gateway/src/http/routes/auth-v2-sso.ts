@@ -10,6 +10,13 @@ import { enforceAddressLimit } from '../auth/address-limits.js';
 import { returnToLocation, safeReturnTo } from '../browser/return-to.js';
 import { OAuthRequestError } from '../errors/oauth-request-error.js';
 import { newCsrfToken, requestCookies, setSessionCookies } from '../browser/session-cookies.js';
+import {
+  MAX_CALLBACK_PARAMETERS,
+  MAX_CALLBACK_VALUE_LENGTH,
+  MAX_STATE_LENGTH,
+  ssoCallbackSchema,
+  ssoStartSchema,
+} from './auth-v2-sso-schemas.js';
 
 /** One configured OpenID Provider (docs/browser-sessions.md, SSO). */
 export interface SsoProviderSettings {
@@ -91,8 +98,12 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
   const redirectUri = (key: string) =>
     `${options.publicApiUrl}/auth/v2/sso/${encodeURIComponent(key)}/callback`;
 
+  const keys = options.providers.map((p) => p.key);
+  // attachValidation: the schemas document the bounds; the handlers judge every value and fail
+  // the flow with a 302 (auth-v2-sso-schemas.ts), so a schema miss is never a JSON 400.
   app.get<{ Params: { provider: string }; Querystring: { returnTo?: unknown } }>(
     '/auth/v2/sso/:provider/start',
+    { schema: ssoStartSchema(keys), attachValidation: true },
     async (request, reply) => {
       const provider = providers.get(request.params.provider);
       if (!provider) return fail(reply, 'unknown_provider');
@@ -143,6 +154,7 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
 
   app.get<{ Params: { provider: string }; Querystring: Record<string, string | undefined> }>(
     '/auth/v2/sso/:provider/callback',
+    { schema: ssoCallbackSchema(keys), attachValidation: true },
     async (request, reply) => {
       void reply.header('set-cookie', stateCookie('', 0));
       const provider = providers.get(request.params.provider);
@@ -151,7 +163,7 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
       // Bounded before anything reads them: what the provider sends back is caller input too.
       if (!callbackQueryInShape(request.query)) return fail(reply, 'invalid_callback');
       const stateParam = request.query['state'];
-      if (typeof stateParam !== 'string' || !stateParam || stateParam.length > 256)
+      if (typeof stateParam !== 'string' || !stateParam || stateParam.length > MAX_STATE_LENGTH)
         return fail(reply, 'invalid_state');
       let remembered;
       try {
@@ -225,11 +237,11 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
 }
 
 /** Printable ASCII, at most 2,048 characters each, at most 8 parameters (code, state, iss, …). */
-const CALLBACK_VALUE = /^[\x20-\x7e]{0,2048}$/;
+const CALLBACK_VALUE = new RegExp(`^[\\x20-\\x7e]{0,${MAX_CALLBACK_VALUE_LENGTH}}$`);
 function callbackQueryInShape(query: Record<string, unknown>): boolean {
   const entries = Object.entries(query);
   return (
-    entries.length <= 8 &&
+    entries.length <= MAX_CALLBACK_PARAMETERS &&
     entries.every(([, value]) => typeof value === 'string' && CALLBACK_VALUE.test(value))
   );
 }
