@@ -3,6 +3,7 @@ import { unaryCall } from '@tap/grpc-kit';
 import { createRateLimitRedis } from '@tap/ratelimit';
 import { freeLoopbackPort, infraUrls, startOidcProvider, type OidcTestProvider } from '@tap/testkit';
 import { Browser, CookieJar } from './support/cookie-jar.js';
+import { signInAtProvider } from './support/sso-sign-in.js';
 import { openIdentityFixtures, type Account, type IdentityFixtures } from './support/identity-fixtures.js';
 import { OPERATOR_TOKEN, SYSTEM_ORIGIN, startSystem, type System } from './support/system.js';
 
@@ -56,7 +57,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
   };
 
   /** Start at the gateway, sign in at the provider as `sub`; the callback URL (path and query) the provider sends back. */
-  const signInAtProvider = async (
+  const signIn = async (
     browser: Browser,
     key: Key,
     sub: string,
@@ -67,29 +68,12 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
       `${V2}/sso/${key}/start?returnTo=${encodeURIComponent(returnTo)}`,
       { origin: null, redirect: 'manual' },
     );
-    let next = location(start);
+    const next = location(start);
     expect(next.startsWith(`${providers[key].issuer}/`)).toBe(true);
     const authorize = new URL(next);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('nonce')).toBeTruthy();
-    const opJar = new CookieJar();
-    for (let hop = 0; hop < 10; hop += 1) {
-      if (next.startsWith(`http://127.0.0.1:${port}/`)) return next.slice(`http://127.0.0.1:${port}`.length);
-      const url = new URL(next, providers[key].issuer);
-      if (url.pathname.startsWith('/interaction/')) url.searchParams.set('login', sub);
-      const cookie = opJar.header(url.pathname);
-      const response = await fetch(url, {
-        redirect: 'manual',
-        headers: cookie ? { cookie } : {},
-        signal: AbortSignal.timeout(10_000),
-      });
-      opJar.store(response.headers);
-      await response.arrayBuffer();
-      if (response.status < 300 || response.status >= 400)
-        throw new Error(`provider answered ${response.status} at ${url.pathname}`);
-      next = new URL(response.headers.get('location')!, url).toString();
-    }
-    throw new Error('too many redirects at the provider');
+    return signInAtProvider(`http://127.0.0.1:${port}`, providers[key], next, sub);
   };
   const callback = (browser: Browser, path: string) =>
     browser.request('GET', path, { origin: null, redirect: 'manual' });
@@ -107,7 +91,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
       const email = `founder@${freshDomain()}`;
       const sub = account(key, email);
       const browser = freshBrowser();
-      const done = await callback(browser, await signInAtProvider(browser, key, sub));
+      const done = await callback(browser, await signIn(browser, key, sub));
       expect(location(done)).toBe(`${SYSTEM_ORIGIN}/dashboard`);
       expect(browser.jar.get('svc_session')).toBeDefined();
       expect(browser.jar.get('svc_sso')).toBeUndefined();
@@ -115,7 +99,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
       expect(tenant.status).toBe(200);
 
       const again = freshBrowser();
-      const second = await callback(again, await signInAtProvider(again, key, sub, '/reports?x=1'));
+      const second = await callback(again, await signIn(again, key, sub, '/reports?x=1'));
       expect(location(second)).toBe(`${SYSTEM_ORIGIN}/reports?x=1`);
       expect((await again.request('GET', '/api/v1/tenant')).body).toEqual(tenant.body);
     });
@@ -124,7 +108,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
       const sub = account(key, owner.email);
       const browser = freshBrowser();
       const since = system.mail.messages.length;
-      const done = await callback(browser, await signInAtProvider(browser, key, sub));
+      const done = await callback(browser, await signIn(browser, key, sub));
       expect(location(done)).toBe(`${SYSTEM_ORIGIN}/auth/sso/confirm-email`);
       expect(browser.jar.get('svc_session')).toBeUndefined();
       const mail = await system.mail.waitForMessage(owner.email, { since, timeoutMs: 5_000 });
@@ -134,7 +118,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
       expect(redeemed.body).toMatchObject({ data: { user: { id: owner.userId } } });
 
       const later = freshBrowser();
-      expect(location(await callback(later, await signInAtProvider(later, key, sub)))).toBe(
+      expect(location(await callback(later, await signIn(later, key, sub)))).toBe(
         `${SYSTEM_ORIGIN}/dashboard`,
       );
       expect(later.jar.get('svc_session')).toBeDefined();
@@ -150,7 +134,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
       );
       const email = `joiner@${gated}`;
       const browser = freshBrowser();
-      const done = await callback(browser, await signInAtProvider(browser, key, account(key, email)));
+      const done = await callback(browser, await signIn(browser, key, account(key, email)));
       expect(location(done)).toBe(`${SYSTEM_ORIGIN}/auth/sso/pending-approval`);
       expect(browser.jar.get('svc_session')).toBeUndefined();
       const requests = await unaryCall(
@@ -166,7 +150,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
   describe('bad input fails the flow with a redirect to the error page', () => {
     it('a replayed state (the callback used twice)', async () => {
       const browser = freshBrowser();
-      const path = await signInAtProvider(browser, 'enterprise', account('enterprise', `r@${freshDomain()}`));
+      const path = await signIn(browser, 'enterprise', account('enterprise', `r@${freshDomain()}`));
       const copy = browser.fork();
       expect(location(await callback(browser, path))).toBe(`${SYSTEM_ORIGIN}/dashboard`);
       expect(location(await callback(copy, path))).toBe(errorPage('invalid_state'));
@@ -174,7 +158,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
 
     it('an expired state (its 10-minute TTL run out)', async () => {
       const browser = freshBrowser();
-      const path = await signInAtProvider(browser, 'enterprise', account('enterprise', `e@${freshDomain()}`));
+      const path = await signIn(browser, 'enterprise', account('enterprise', `e@${freshDomain()}`));
       const redis = createRateLimitRedis(infraUrls().redisUrl, {
         commandTimeout: 1_000,
         enableOfflineQueue: true,
@@ -193,7 +177,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
 
     it('a forged state, and a state without its browser cookie', async () => {
       const browser = freshBrowser();
-      const path = await signInAtProvider(browser, 'consumer', account('consumer', `f@${freshDomain()}`));
+      const path = await signIn(browser, 'consumer', account('consumer', `f@${freshDomain()}`));
       const forged = path.replace(/state=[^&]+/, 'state=forged-state-value');
       expect(location(await callback(browser.fork(), forged))).toBe(errorPage('invalid_state'));
       const otherBrowser = freshBrowser();
@@ -202,7 +186,7 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
 
     it('a code issued by one provider presented at the other provider’s callback', async () => {
       const browser = freshBrowser();
-      const path = await signInAtProvider(browser, 'enterprise', account('enterprise', `m@${freshDomain()}`));
+      const path = await signIn(browser, 'enterprise', account('enterprise', `m@${freshDomain()}`));
       const swapped = path.replace('/sso/enterprise/callback', '/sso/consumer/callback');
       expect(location(await callback(browser, swapped))).toBe(errorPage('provider_mismatch'));
       expect(browser.jar.get('svc_session')).toBeUndefined();
@@ -210,14 +194,14 @@ describe('single sign-on with two OpenID Providers (spec: "Single sign-on")', ()
 
     it('a tampered authorization code', async () => {
       const browser = freshBrowser();
-      const path = await signInAtProvider(browser, 'consumer', account('consumer', `t@${freshDomain()}`));
+      const path = await signIn(browser, 'consumer', account('consumer', `t@${freshDomain()}`));
       const tampered = path.replace(/code=([^&]+)/, (_m, code: string) => `code=${code.slice(0, -2)}xx`);
       expect(location(await callback(browser, tampered))).toBe(errorPage('token_invalid'));
     });
 
     it('a tampered ID token (its signature changed by the provider’s answer)', async () => {
       const browser = freshBrowser();
-      const path = await signInAtProvider(browser, 'enterprise', account('enterprise', `i@${freshDomain()}`));
+      const path = await signIn(browser, 'enterprise', account('enterprise', `i@${freshDomain()}`));
       providers.enterprise.tamperNextIdToken();
       expect(location(await callback(browser, path))).toBe(errorPage('token_invalid'));
       expect(browser.jar.get('svc_session')).toBeUndefined();
