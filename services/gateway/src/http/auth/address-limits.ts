@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { rateLimitHeaders, type LimitRule, type RateLimiter } from '@tap/ratelimit';
+import type { LimitRule, RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply } from 'fastify';
-import { OAuthRequestError } from '../errors/oauth-request-error.js';
 import { clientAddressKey } from './client-address.js';
+import { limitExceeded, setLimitHeaders } from './limit-answer.js';
 
 const MINUTE_MS = 60_000;
 
@@ -69,13 +69,6 @@ export async function enforceAddressLimit(
   let decision = await limiter.consume(addressSubject(ip), settings.perAddress);
   // The total is charged only for a request its address may make: one busy address cannot spend it.
   if (decision.allowed && settings.total) decision = await limiter.consume(TOTAL_SUBJECT, settings.total);
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
-  if (!decision.allowed) {
-    throw new OAuthRequestError(
-      429,
-      'rate_limit_exceeded',
-      `Too many ${settings.what}; retry in ${decision.retryAfter} s`,
-      { 'retry-after': String(decision.retryAfter) },
-    );
-  }
+  setLimitHeaders(reply, decision);
+  if (!decision.allowed) throw limitExceeded(decision, settings.what);
 }

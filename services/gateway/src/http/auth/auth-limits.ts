@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { rateLimitHeaders, type LimitRule, type RateLimiter } from '@tap/ratelimit';
+import type { LimitRule, RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply } from 'fastify';
-import { OAuthRequestError } from '../errors/oauth-request-error.js';
+import { limitExceeded, setLimitHeaders } from './limit-answer.js';
 
 const MINUTE_MS = 60_000;
 
@@ -47,15 +47,6 @@ export async function enforceAuthLimit(
   reply: FastifyReply,
 ): Promise<void> {
   const decision = await limiter.consume(subject, AUTH_LIMITS[limit].rules);
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
-  if (!decision.allowed) {
-    throw new OAuthRequestError(
-      429,
-      'rate_limit_exceeded',
-      `Too many ${AUTH_LIMITS[limit].what}; retry in ${decision.retryAfter} s`,
-      {
-        'retry-after': String(decision.retryAfter),
-      },
-    );
-  }
+  setLimitHeaders(reply, decision);
+  if (!decision.allowed) throw limitExceeded(decision, AUTH_LIMITS[limit].what);
 }

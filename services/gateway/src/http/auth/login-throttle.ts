@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isRemoteCallError } from '@tap/grpc-kit';
-import { MAX_UNITS, rateLimitHeaders, type LimitRule, type RateLimiter } from '@tap/ratelimit';
+import { MAX_UNITS, type LimitRule, type RateLimitDecision, type RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serializeCookie } from '../browser/cookies.js';
 import { REFRESH_COOKIE_PATH, requestCookies } from '../browser/session-cookies.js';
-import { OAuthRequestError } from '../errors/oauth-request-error.js';
 import { clientAddressKey, clientNetworkKey } from './client-address.js';
+import { limitExceeded, setLimitHeaders } from './limit-answer.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -87,14 +87,9 @@ function sourcesOf(request: FastifyRequest, withDevice: boolean): Sources {
   };
 }
 
-function refuse(reply: FastifyReply, decision: Awaited<ReturnType<RateLimiter['consume']>>, what: string) {
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
-  return new OAuthRequestError(
-    429,
-    'rate_limit_exceeded',
-    `Too many ${what}; retry in ${decision.retryAfter} s`,
-    { 'retry-after': String(decision.retryAfter) },
-  );
+function refuse(reply: FastifyReply, decision: RateLimitDecision, what: string) {
+  setLimitHeaders(reply, decision);
+  return limitExceeded(decision, what);
 }
 
 /** The failure bucket this attempt counts in: a known source's own, or the account's shared one. */
