@@ -20,6 +20,7 @@ import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
 import { routeTablePlugin } from './http/plugins/route-table.js';
 import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
+import { apiReferenceRoutes } from './http/docs/api-reference-routes.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
 import { trustProxyHops } from './http/auth/client-address.js';
@@ -109,6 +110,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         });
       }
       await api.register(openApiRoute);
+      await api.register(apiReferenceRoutes);
       await api.register(tenantRoutes, { clients: deps.clients });
       await api.register(adoptionRoutes, { clients: deps.clients });
       const apiRequestCounts =

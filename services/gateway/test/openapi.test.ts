@@ -28,6 +28,12 @@ interface BodySchema {
   properties?: Record<string, unknown>;
   required?: string[];
 }
+interface DocumentedParameter {
+  name: string;
+  in: string;
+  example?: unknown;
+  schema: { examples?: unknown[]; pattern?: string; minLength?: number; maxLength?: number };
+}
 interface Document {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
@@ -113,7 +119,9 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   it('lists every route the gateway registered, each with an operationId and a tag', () => {
+    // Hidden routes (the reference page and its files) are about the API, not part of it.
     const registered = routes
+      .filter((route) => route.schema?.hide !== true)
       .flatMap((route) => methodsOf(route).map((method) => ({ method, url: route.url })))
       .filter(({ method }) => method !== 'HEAD');
     expect(registered.length).toBeGreaterThan(30);
@@ -215,6 +223,30 @@ describe('GET /api/v1/openapi.json', () => {
       }
     }
     expect(bodies).toBeGreaterThanOrEqual(10);
+  });
+
+  // The reference page (/api/v1/docs) shows these as the filled-in request of each operation.
+  it('gives every path and query parameter an example that satisfies its schema', () => {
+    // The provider's refusal parameters: an example would show a failed sign-in as the usage.
+    const withoutExample = new Set(['error', 'error_description']);
+    let parameters = 0;
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const declared = (operation as { parameters?: DocumentedParameter[] }).parameters ?? [];
+        for (const parameter of declared.filter((p) => p.in === 'path' || p.in === 'query')) {
+          if (withoutExample.has(parameter.name)) continue;
+          parameters += 1;
+          const where = `${method.toUpperCase()} ${path} ${parameter.name}`;
+          const example = parameter.example ?? parameter.schema.examples?.[0];
+          expect([where, typeof example]).toEqual([where, 'string']);
+          const value = String(example);
+          const { pattern, minLength = 0, maxLength = Infinity } = parameter.schema;
+          expect([where, value.length >= minLength && value.length <= maxLength]).toEqual([where, true]);
+          if (pattern) expect([where, new RegExp(pattern, 'u').test(value)]).toEqual([where, true]);
+        }
+      }
+    }
+    expect(parameters).toBeGreaterThanOrEqual(10);
   });
 });
 

@@ -1115,6 +1115,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example first_product_created */
                 key: string;
             };
             cookie?: never;
@@ -1983,6 +1984,7 @@ export interface operations {
     listRiskSignals: {
         parameters: {
             query?: {
+                /** @example 20 */
                 limit?: string;
             };
             header?: never;
@@ -3817,6 +3819,7 @@ export interface operations {
     getUpgradeContext: {
         parameters: {
             query: {
+                /** @example EXPECTED_DATA_SETS */
                 capability: string;
             };
             header?: never;
@@ -6538,11 +6541,20 @@ export interface operations {
     finishSso: {
         parameters: {
             query?: {
-                /** @description The authorization code */
+                /**
+                 * @description The authorization code
+                 * @example SplxlOBeZQQYbYS6WxSbIA
+                 */
                 code?: string;
-                /** @description The state the start issued (and set in the svc_sso cookie) */
+                /**
+                 * @description The state the start issued (and set in the svc_sso cookie)
+                 * @example af0ifjsldkj
+                 */
                 state?: string;
-                /** @description The provider's issuer identifier */
+                /**
+                 * @description The provider's issuer identifier
+                 * @example https://idp.example
+                 */
                 iss?: string;
                 /** @description The provider refused (access_denied, …) */
                 error?: string;
@@ -6855,6 +6867,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40 */
                 id: string;
             };
             cookie?: never;
@@ -7636,6 +7649,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cl_2f6c9a */
                 clientId: string;
             };
             cookie?: never;
@@ -7896,6 +7910,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cl_2f6c9a */
                 clientId: string;
             };
             cookie?: never;

@@ -49,6 +49,8 @@ export const ROUTE_TABLE = {
   'GET /auth/v2/sso/:provider/start': open('browser redirect; single-use state'),
   'GET /auth/v2/sso/:provider/callback': open('browser redirect; state, PKCE and ID-token checks'),
   'GET /openapi.json': open('the published interface, nothing about any tenant'),
+  'GET /docs': open('the API reference page rendered from /openapi.json; no tenant data'),
+  'GET /docs/assets/:file': open("the reference page's own scripts and styles (a fixed list)"),
 
   'GET /tenant': anyToken("the caller's own company (id, name, slug, tier)"),
   'GET /tenant/join-requests': managers('who asks to join the company'),

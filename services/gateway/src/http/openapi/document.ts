@@ -3,7 +3,7 @@ import { closedObjects } from './closed-objects.js';
 import { rateLimitHeaders } from './error-bodies.js';
 import { errorResponses } from './error-responses.js';
 import { OPERATIONS, TAGS, operationKey, type OperationDoc } from './operations.js';
-import { REQUEST_EXAMPLES } from './request-examples.js';
+import { PARAMETER_EXAMPLES, REQUEST_EXAMPLES } from './request-examples.js';
 
 /** The spec's scopes ("OAuth 2.0 client credentials"). */
 const SCOPES = {
@@ -76,6 +76,32 @@ function withRateLimitHeaders(responses: Record<string, object>, metered: boolea
   );
 }
 
+/**
+ * The route's `params` and `querystring` schemas with PARAMETER_EXAMPLES' values as `examples`
+ * (@fastify/swagger turns a single one into the parameter's `example`); a property that has
+ * examples of its own keeps them.
+ */
+function withParameterExamples(base: Record<string, unknown>, key: string): Record<string, unknown> {
+  const values = PARAMETER_EXAMPLES[key];
+  if (!values) return {};
+  const parts: Record<string, unknown> = {};
+  for (const part of ['params', 'querystring'] as const) {
+    const schema = base[part] as { properties?: Record<string, Record<string, unknown>> } | undefined;
+    if (!schema?.properties) continue;
+    const properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => {
+        const value = values[name];
+        return [
+          name,
+          value === undefined || property['examples'] ? property : { ...property, examples: [value] },
+        ];
+      }),
+    );
+    parts[part] = { ...schema, properties };
+  }
+  return parts;
+}
+
 interface RouteLike {
   readonly method: string | readonly string[];
 }
@@ -109,6 +135,7 @@ export function transformRoute({ schema, url, route }: { schema: unknown; url: s
     url,
     schema: {
       ...base,
+      ...withParameterExamples(base, operationKey(method, url)),
       ...extraBody,
       operationId: doc.operationId,
       tags: [doc.tag],

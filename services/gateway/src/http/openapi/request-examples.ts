@@ -33,3 +33,22 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Readonly<Record<string, u
   },
   'POST /api/v1/entitlements/can': { action: 'BULK_UPLOAD', resourceCount: 500 },
 };
+
+/**
+ * One value per path and query parameter the routes declare without one, so that every operation
+ * of the reference page (/api/v1/docs) shows a filled-in request. Keyed like OPERATIONS; each
+ * value satisfies its parameter's schema (the OpenAPI test checks it).
+ */
+export const PARAMETER_EXAMPLES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'POST /api/v1/tenant/adoption/milestones/:key/complete': { key: 'first_product_created' },
+  'GET /api/v1/tenant/adoption/risk-signals': { limit: '20' },
+  'GET /api/v1/entitlements/upgrade-context': { capability: 'EXPECTED_DATA_SETS' },
+  'GET /api/v1/auth/v2/sso/:provider/callback': {
+    code: 'SplxlOBeZQQYbYS6WxSbIA',
+    state: 'af0ifjsldkj',
+    iss: 'https://idp.example',
+  },
+  'POST /api/v1/tenant/join-requests/:id/approve': { id: '0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40' },
+  'DELETE /api/v1/oauth/clients/:clientId': { clientId: 'cl_2f6c9a' },
+  'POST /api/v1/oauth/clients/:clientId/rotate': { clientId: 'cl_2f6c9a' },
+};
