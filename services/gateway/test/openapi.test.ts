@@ -225,6 +225,20 @@ describe('GET /api/v1/openapi.json', () => {
     expect(bodies).toBeGreaterThanOrEqual(10);
   });
 
+  // The reference page fills a form body in field by field, from each field's own example.
+  it("gives each field of the token endpoint's form its value from the request example", () => {
+    const media = (
+      served.paths['/api/v1/oauth/token']!['post'] as unknown as {
+        requestBody: { content: Record<string, BodyMedia> };
+      }
+    ).requestBody.content['application/x-www-form-urlencoded']!;
+    const fields = media.schema.properties as Record<string, { examples?: unknown[] }>;
+    for (const [name, value] of Object.entries(media.example ?? {})) {
+      expect([name, fields[name]?.examples]).toEqual([name, [value]]);
+    }
+    expect(Object.keys(media.example ?? {})).toEqual(['grant_type', 'client_id', 'client_secret', 'scope']);
+  });
+
   // The reference page (/api/v1/docs) shows these as the filled-in request of each operation.
   it('gives every path and query parameter an example that satisfies its schema', () => {
     // The provider's refusal parameters: an example would show a failed sign-in as the usage.

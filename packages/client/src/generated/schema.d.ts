@@ -4064,12 +4064,22 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    /** @enum {unknown} */
+                    /**
+                     * @example client_credentials
+                     * @enum {unknown}
+                     */
                     grant_type: "client_credentials";
-                    /** @description Or HTTP Basic credentials */
+                    /**
+                     * @description Or HTTP Basic credentials
+                     * @example cl_2f6c9a
+                     */
                     client_id?: string;
+                    /** @example cs_… */
                     client_secret?: string;
-                    /** @description Space-separated scope names */
+                    /**
+                     * @description Space-separated scope names
+                     * @example products:read
+                     */
                     scope?: string;
                 };
             };

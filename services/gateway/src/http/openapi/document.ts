@@ -51,15 +51,26 @@ function securityOf(doc: OperationDoc, method: string): object[] {
 }
 
 /** `POST /oauth/token` parses its form itself (RFC 6749 §4.4.2); the document says what it reads. */
+const tokenRequestFields: Record<string, Record<string, unknown>> = {
+  grant_type: { const: 'client_credentials' },
+  client_id: { type: 'string', description: 'Or HTTP Basic credentials' },
+  client_secret: { type: 'string' },
+  scope: { type: 'string', description: 'Space-separated scope names' },
+};
+const tokenExample = REQUEST_EXAMPLES['POST /api/v1/oauth/token'] ?? {};
+/**
+ * Each field carries its value from the request example too: the reference page shows a form
+ * body field by field, and would otherwise show no example for this operation.
+ */
 const tokenRequestBody = {
   type: 'object',
   required: ['grant_type'],
-  properties: {
-    grant_type: { const: 'client_credentials' },
-    client_id: { type: 'string', description: 'Or HTTP Basic credentials' },
-    client_secret: { type: 'string' },
-    scope: { type: 'string', description: 'Space-separated scope names' },
-  },
+  properties: Object.fromEntries(
+    Object.entries(tokenRequestFields).map(([name, field]) => [
+      name,
+      name in tokenExample ? { ...field, examples: [tokenExample[name]] } : field,
+    ]),
+  ),
 };
 
 /**
