@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTapClient, type TapClient } from '@tap/client';
 import {
   FORM_HEADERS,
   form,
@@ -15,12 +16,16 @@ describe('OAuth 2.0 client credentials over HTTP (spec: "OAuth 2.0 client creden
   let fx: IdentityFixtures;
   let owner: Account;
   let ownerToken: string;
+  /** The owner's session through @tap/client, as an integration's code would hold it. */
+  let ownerApi: TapClient;
 
   beforeAll(async () => {
     system = await startSystem('oauth', { trustProxyHops: 1 });
     fx = await openIdentityFixtures(system);
     owner = await fx.tenantWithOwner('Oauth Supplies');
-    ownerToken = (await fx.signIn(owner)).accessToken;
+    const session = await fx.signIn(owner);
+    ownerToken = session.accessToken;
+    ownerApi = createTapClient({ baseUrl: system.baseUrl, auth: { kind: 'userTokens', tokens: session } });
   });
   afterAll(async () => {
     await fx?.close();
@@ -45,10 +50,12 @@ describe('OAuth 2.0 client credentials over HTTP (spec: "OAuth 2.0 client creden
 
   describe('client management (Account > API Access, for an OWNER or ADMIN)', () => {
     it('POST /oauth/clients creates a client and shows its secret once; GET lists it without', async () => {
-      const created = await createClient(['products:read', 'dpp:read']);
-      expect(created.status).toBe(201);
-      expect(created.headers.get('cache-control')).toBe('no-store');
-      expect(created.body).toEqual({
+      const created = await ownerApi.POST('/api/v1/oauth/clients', {
+        body: { name: 'Warehouse sync', scopes: ['products:read', 'dpp:read'] },
+      });
+      expect(created.response.status).toBe(201);
+      expect(created.response.headers.get('cache-control')).toBe('no-store');
+      expect(created.data).toEqual({
         success: true,
         data: {
           clientId: expect.any(String),
@@ -59,11 +66,11 @@ describe('OAuth 2.0 client credentials over HTTP (spec: "OAuth 2.0 client creden
           secretRotatedAt: expect.any(String),
         },
       });
-      const listed = await system.http('GET', '/api/v1/oauth/clients', { headers: bearer(ownerToken) });
-      expect(listed.status).toBe(200);
-      const clients = (listed.body as { data: { clients: { clientId: string }[] } }).data.clients;
-      expect(clients.map((c) => c.clientId)).toContain(created.body.data.clientId);
-      expect(JSON.stringify(listed.body)).not.toContain(created.body.data.clientSecret);
+      const secret = created.data!.data.clientSecret;
+      const listed = await ownerApi.GET('/api/v1/oauth/clients');
+      expect(listed.response.status).toBe(200);
+      expect(listed.data!.data.clients.map((c) => c.clientId)).toContain(created.data!.data.clientId);
+      expect(JSON.stringify(listed.data)).not.toContain(secret);
     });
 
     it('lets an ADMIN manage clients but not a MEMBER (403 ROLE_FORBIDDEN) nor a client token (403 insufficient_scope)', async () => {
@@ -217,24 +224,27 @@ describe('OAuth 2.0 client credentials over HTTP (spec: "OAuth 2.0 client creden
     it('returns a new secret; the old secret and the tokens it obtained stop at once', async () => {
       const { clientId, clientSecret } = (await createClient(['dpp:read'])).body.data;
       const oldToken = await fx.clientToken(clientId, clientSecret);
-      const rotated = await system.http('POST', `/api/v1/oauth/clients/${clientId}/rotate`, {
-        headers: bearer(ownerToken),
+      const rotated = await ownerApi.POST('/api/v1/oauth/clients/{clientId}/rotate', {
+        params: { path: { clientId } },
       });
-      expect(rotated.status).toBe(200);
-      expect(rotated.headers.get('cache-control')).toBe('no-store');
-      expect(rotated.body).toEqual({
+      expect(rotated.response.status).toBe(200);
+      expect(rotated.response.headers.get('cache-control')).toBe('no-store');
+      expect(rotated.data).toEqual({
         success: true,
         data: { clientId, clientSecret: expect.any(String), secretRotatedAt: expect.any(String) },
       });
-      const newSecret = (rotated.body as { data: { clientSecret: string } }).data.clientSecret;
+      const newSecret = rotated.data!.data.clientSecret;
       expect(newSecret).not.toBe(clientSecret);
 
       const withOld = await grant(clientId, clientSecret);
       expect(withOld.status).toBe(401);
       expect(withOld.body).toEqual(oauthError('invalid_client'));
       expect((await system.http('GET', '/api/v1/tenant', { headers: bearer(oldToken) })).status).toBe(401);
-      const newToken = await fx.clientToken(clientId, newSecret);
-      expect((await system.http('GET', '/api/v1/tenant', { headers: bearer(newToken) })).status).toBe(200);
+      const integration = createTapClient({
+        baseUrl: system.baseUrl,
+        auth: { kind: 'clientCredentials', clientId, clientSecret: newSecret, scopes: ['dpp:read'] },
+      });
+      expect((await integration.GET('/api/v1/tenant')).response.status).toBe(200);
     });
 
     it("refuses the client's own token, even for its own secret (403 insufficient_scope), and keeps the secret", async () => {

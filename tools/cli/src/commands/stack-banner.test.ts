@@ -16,9 +16,10 @@ describe('the banner `npm run up` prints when the stack is ready (issue #12, par
   const seeded = [tenant('SUPPLIER_FREE', 'demo-supplier-free'), tenant('CORE', 'demo-core')];
   const banner = stackBanner(seeded);
 
-  it('names what to open: the API, the OpenAPI document and readiness', () => {
+  it('names what to open: the API, the OpenAPI document, its reference page and readiness', () => {
     expect(banner).toContain('http://localhost:3000/api/v1\n');
     expect(banner).toContain('http://localhost:3000/api/v1/openapi.json');
+    expect(banner).toContain('http://localhost:3000/api/v1/docs ');
     expect(banner).toContain('http://localhost:3000/readyz');
   });
 

@@ -26,6 +26,7 @@ export function stackBanner(seeded: readonly SeededTenant[], at: StackAddresses 
     'The stack is up. Open:',
     `  API          ${api}`,
     `  OpenAPI 3.1  ${api}/openapi.json   (the exact contract; docs/api.md explains it)`,
+    `  reference    ${api}/docs   (the same contract as a page to read and try)`,
     `  readiness    ${at.gateway}/readyz`,
     `  metrics      ${at.admin}/metrics   (admin port, loopback only)`,
     'There is no web console in this repository: sign in through the API (below), or from a browser',
