@@ -85,6 +85,28 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
       expect(failure).toMatchObject({ code: 'TOKEN_REQUEST_FAILED', status: 401 });
       expect(transport.sent.map((r) => r.path)).toEqual(['/api/v1/oauth/token']);
     });
+    it('on a 401 drops the cached token and asks for a new one once (here refused: the client was deleted)', async () => {
+      const { clientId, clientSecret } = await fx.oauthClient(owner.tenantId, ['dpp:read']);
+      const transport = recordingTransport();
+      const tap = createTapClient({
+        baseUrl: system.baseUrl,
+        auth: { kind: 'clientCredentials', clientId, clientSecret, scopes: ['dpp:read'] },
+        fetch: transport.fetch,
+      });
+      expect((await tap.GET('/api/v1/tenant')).response.status).toBe(200);
+      const session = await fx.signIn(owner);
+      const deleted = await system.http('DELETE', `/api/v1/oauth/clients/${clientId}`, {
+        headers: { authorization: `Bearer ${session.accessToken}` },
+      });
+      expect(deleted.status).toBe(204);
+      const before = transport.sent.length;
+      const failure = await tap.GET('/api/v1/tenant').catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'TOKEN_REQUEST_FAILED', status: 401 });
+      expect(transport.sent.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+        'GET /api/v1/tenant',
+        'POST /api/v1/oauth/token',
+      ]);
+    });
   });
 
   describe('user bearer tokens', () => {
