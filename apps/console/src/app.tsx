@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from './lib/api.js';
+import { api, ApiError, csrfToken } from './lib/api.js';
 import { navigate, usePage, type PageName } from './lib/router.js';
 import type { Tenant } from './lib/types.js';
 import { AuthShell, Layout, Link } from './components/layout.js';
@@ -27,6 +27,11 @@ function SignedIn(props: { page: PageName }) {
   const [tenant, setTenant] = useState<Tenant | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
   useEffect(() => {
+    // Every session carries the readable CSRF cookie: without it there is nothing to resume.
+    if (!csrfToken()) {
+      navigate('sign-in', { replace: true });
+      return;
+    }
     api<Tenant>('GET', '/tenant').then(setTenant, (error: unknown) => {
       if (error instanceof ApiError && error.status === 401) navigate('sign-in', { replace: true });
       else setFailure('The console could not reach the API. Please reload in a moment.');

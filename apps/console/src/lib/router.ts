@@ -60,6 +60,8 @@ export function usePage(): PageName {
     const update = () => setPage(pageOf(location.pathname));
     listeners.add(update);
     addEventListener('popstate', update);
+    // A child may have navigated in its own effect, which runs before this one.
+    update();
     return () => {
       listeners.delete(update);
       removeEventListener('popstate', update);

@@ -3,15 +3,23 @@ import { API_BASE } from './api.js';
 interface OpenApiParameter {
   name?: string;
   in?: string;
+  example?: unknown;
   examples?: unknown;
-  schema?: { examples?: unknown; enum?: unknown };
+  schema?: { example?: unknown; examples?: unknown; enum?: unknown };
 }
 interface OpenApiDocument {
   paths?: Record<string, { get?: { parameters?: OpenApiParameter[] } }>;
 }
 
-const asKeys = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+/** Examples as JSON Schema writes them (an array) or as OpenAPI does (a map of `{ value }`). */
+const asKeys = (value: unknown): string[] => {
+  const values = Array.isArray(value)
+    ? (value as unknown[])
+    : value !== null && typeof value === 'object'
+      ? Object.values(value as Record<string, { value?: unknown }>).map((example) => example?.value)
+      : [];
+  return values.filter((v): v is string => typeof v === 'string');
+};
 
 /**
  * The configured SSO providers. The gateway has no listing endpoint: it names its providers in

@@ -79,7 +79,7 @@ function MagicLinkForm() {
   return (
     <form onSubmit={(e) => void submit(e)} aria-labelledby="magic-heading">
       <h2 id="magic-heading">With a sign-in link</h2>
-      <label for="ml-email">E-mail</label>
+      <label for="ml-email">E-mail for the link</label>
       <input id="ml-email" name="ml-email" type="email" autocomplete="email" required maxLength={320} />
       {sent ? <Notice kind="success">{sent}</Notice> : null}
       <ErrorNotice error={error} />
