@@ -284,8 +284,10 @@ describe('the web console in Chromium', () => {
       (target) => target.origin === new URL(provider.issuer).origin && target.pathname.startsWith('/interaction/'),
       async (route) => {
         const target = new URL(route.request().url());
+        if (target.searchParams.get('login') === sub) return route.continue();
+        // As a person would: the login page, answered for this account (a redirect to itself with `login`).
         target.searchParams.set('login', sub);
-        await route.continue({ url: target.toString() });
+        return route.fulfill({ status: 303, headers: { location: target.toString() } });
       },
     );
     await page.goto(url('/console/sign-in'));

@@ -5,7 +5,7 @@ import { AuthShell, Link } from '../components/layout.js';
 import { Loading, Notice } from '../components/ui.js';
 
 type Outcome =
-  | { kind: 'signed-in'; user: SessionUser; message: string }
+  | { kind: 'signed-in'; user: SessionUser; provisioned: boolean }
   | { kind: 'pending'; message: string }
   | { kind: 'invalid' }
   | { kind: 'failed'; message: string };
@@ -13,7 +13,7 @@ type Outcome =
 interface RedeemBody {
   message?: string;
   status?: string;
-  data?: { user: SessionUser };
+  data?: { user: SessionUser; tenantProvisioned?: boolean };
 }
 
 /** The token is only ever in the fragment; it is dropped from the address bar before it is spent. */
@@ -68,7 +68,7 @@ export function MagicLinkPage() {
     );
   switch (outcome.kind) {
     case 'signed-in': {
-      const provisioned = outcome.message !== 'Signed in';
+      const { provisioned } = outcome;
       return (
         <AuthShell title={provisioned ? 'Your company is ready' : 'You are signed in'}>
           <Notice kind="success">
