@@ -40,7 +40,7 @@ function redeemOnce(): Promise<Outcome> {
       )) as RedeemBody;
       if (body.status === 'pending_approval') return { kind: 'pending', message: body.message ?? '' };
       if (body.data?.user)
-        return { kind: 'signed-in', user: body.data.user, message: body.message ?? 'Signed in' };
+        return { kind: 'signed-in', user: body.data.user, provisioned: body.data.tenantProvisioned === true };
       return { kind: 'failed', message: 'Unexpected answer from the server.' };
     } catch (error) {
       if (error instanceof ApiError && error.code === 'INVALID_OR_EXPIRED') return { kind: 'invalid' };

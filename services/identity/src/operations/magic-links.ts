@@ -193,7 +193,11 @@ export async function signUp(
       throw error;
     }
     await onCreated(owner);
-    return { outcome: 'SIGNED_IN', session: await openSession(ctx, owner, 'cookie'), tenantProvisioned: true };
+    return {
+      outcome: 'SIGNED_IN',
+      session: await openSession(ctx, owner, 'cookie'),
+      tenantProvisioned: true,
+    };
   } catch (error) {
     // The address got an account in the meantime, or the company's slug is taken: the link is spent.
     if (identityErrors.is(error, 'EMAIL_TAKEN') || identityErrors.is(error, 'TENANT_SLUG_TAKEN'))

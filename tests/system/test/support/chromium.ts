@@ -49,7 +49,8 @@ export async function startChromium(): Promise<ChromiumSession> {
   const watch = (page: Page) => {
     page.on('console', (message) => {
       // A failed resource names itself in the location; a script error names its page.
-      if (message.type() === 'error') errors.push(`${message.location().url || page.url()}: ${message.text()}`);
+      if (message.type() === 'error')
+        errors.push(`${message.location().url || page.url()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
   };
@@ -84,11 +85,20 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   const source = await axeSource;
   await page.evaluate(source);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
     const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
       resultTypes: ['violations'],
     });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -323,7 +323,12 @@ export async function startProcessStack(
     },
     ssoProviders: sso?.providers ?? new Map(),
     async createTenantWithOwner(name, owner) {
-      const created = await unaryCall(identityClient, 'CreateTenantWithOwner', { name, slug: '', owner }, operator);
+      const created = await unaryCall(
+        identityClient,
+        'CreateTenantWithOwner',
+        { name, slug: '', owner },
+        operator,
+      );
       return { tenantId: created.tenant!.id };
     },
     async claimJoinDomain(tenantId, domain) {
