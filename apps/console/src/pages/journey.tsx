@@ -95,7 +95,10 @@ export function JourneyPage() {
             <p>
               <strong>{words(nba.key)}</strong> <span class="muted small">unlocks {nba.unlocks} more</span>
             </p>
-            <p>Because {nba.becauseOf}</p>
+            <p>
+              <span class="muted">Why: </span>
+              {nba.becauseOf}
+            </p>
           </div>
         ) : (
           <p>Nothing left to do on your path right now.</p>
