@@ -6193,6 +6193,7 @@ export interface operations {
                                     subscriptionTier: string;
                                 };
                             };
+                            tenantProvisioned: boolean;
                         };
                     } | {
                         /** @enum {unknown} */
