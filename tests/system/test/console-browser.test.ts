@@ -138,6 +138,19 @@ describe('the web console in Chromium', () => {
     await page.locator('[data-milestone="kickoff_call_held"][data-status="DONE"]').waitFor();
   });
 
+  it('refreshes silently: with the 15-minute session cookie gone, a page still loads and the cookie is back', async () => {
+    await chrome.context.clearCookies({ name: 'svc_session' });
+    const refreshed = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/v2/refresh'), {
+      timeout: WAIT_MS,
+    });
+    await page.getByRole('link', { name: 'Usage' }).click();
+    expect((await refreshed).status()).toBe(204);
+    await heading('Usage and limits').waitFor();
+    await page.getByRole('progressbar').first().waitFor();
+    const names = (await chrome.context.cookies(stack.base)).map((c) => c.name);
+    expect(names).toContain('svc_session');
+  });
+
   it('success plan: created by the OWNER, then renewed', async () => {
     await page.getByRole('link', { name: 'Success plan' }).click();
     await heading('Success plan').waitFor();
@@ -174,7 +187,14 @@ describe('the web console in Chromium', () => {
     await heading('API access').waitFor();
     await page.getByLabel('Name').fill('ERP sync');
     await page.getByRole('checkbox', { name: 'products:read' }).check();
+    const created = page.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith('/api/v1/oauth/clients'),
+      { timeout: WAIT_MS },
+    );
     await page.getByRole('button', { name: 'Create client' }).click();
+    const csrf = (await chrome.context.cookies(stack.base)).find((c) => c.name === 'svc_csrf')?.value;
+    expect(csrf).toBeTruthy();
+    expect((await created).headers()['x-csrf-token']).toBe(csrf);
     const clientId = (await page.getByTestId('client-id').textContent()) ?? '';
     const secret = (await page.getByTestId('client-secret').textContent()) ?? '';
     await page.getByRole('button', { name: 'Copy secret' }).click();
@@ -317,6 +337,8 @@ describe('the web console in Chromium', () => {
         });
       expect(page.url()).toBe(url('/console/journey'));
       await expect(page.getByTestId('tenant-name').textContent()).resolves.toContain('Sam');
+    // The journey's own calls finish before the next test clears the cookies under them.
+    await page.getByTestId('health').waitFor();
     },
   );
 
@@ -329,11 +351,13 @@ describe('the web console in Chromium', () => {
 
   it('left no console error and no uncaught exception on any page', () => {
     // Chromium logs every 4xx answer to a fetch; these are the refusals the tests provoked on
-    // purpose (a wrong password, a used link, a stale version) and the page handled.
+    // purpose (a wrong password, a used link, a stale version, an expired session cookie) and the
+    // page handled.
     const provoked = [
       /\/api\/v1\/auth\/v2\/login: Failed to load resource: .* 401 /,
       /\/api\/v1\/auth\/v2\/magic-link\/redeem: Failed to load resource: .* 400 /,
       /\/api\/v1\/tenant\/adoption\/milestones\/kickoff_call_held\/complete: Failed to load resource: .* 409 /,
+      /\/api\/v1\/entitlements\/usage: Failed to load resource: .* 401 .*test: .*refreshes silently/,
     ];
     expect(chrome.errors.filter((error) => !provoked.some((expected) => expected.test(error)))).toEqual([]);
     expect(chrome.errors.length).toBeGreaterThanOrEqual(provoked.length);

@@ -46,7 +46,7 @@ export function Layout(props: {
   const signOut = async () => {
     setLeaving(true);
     // Logout is idempotent and clears the cookies; whatever it answers, the page leaves.
-    await apiRaw('POST', '/auth/v2/logout', undefined, { retry: false }).catch(() => undefined);
+    await apiRaw('POST', '/auth/v2/logout', undefined).catch(() => undefined);
     navigate('sign-in', { replace: true });
   };
   return (

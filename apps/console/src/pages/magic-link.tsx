@@ -32,12 +32,7 @@ function redeemOnce(): Promise<Outcome> {
     const token = takeToken();
     if (!token) return { kind: 'invalid' };
     try {
-      const body = (await apiRaw(
-        'POST',
-        '/auth/v2/magic-link/redeem',
-        { token },
-        { retry: false },
-      )) as RedeemBody;
+      const body = (await apiRaw('POST', '/auth/v2/magic-link/redeem', { token })) as RedeemBody;
       if (body.status === 'pending_approval') return { kind: 'pending', message: body.message ?? '' };
       if (body.data?.user)
         return { kind: 'signed-in', user: body.data.user, provisioned: body.data.tenantProvisioned === true };

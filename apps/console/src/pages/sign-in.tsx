@@ -15,12 +15,10 @@ function PasswordForm() {
     setBusy(true);
     setError(undefined);
     try {
-      await apiRaw(
-        'POST',
-        '/auth/v2/login',
-        { email: field(form, 'email'), password: field(form, 'password') },
-        { retry: false },
-      );
+      await apiRaw('POST', '/auth/v2/login', {
+        email: field(form, 'email'),
+        password: field(form, 'password'),
+      });
       navigate('journey', { replace: true });
     } catch (caught) {
       // A wrong password is 401 invalid_client (docs/api.md); say it plainly.
@@ -63,12 +61,9 @@ function MagicLinkForm() {
     setError(undefined);
     try {
       // Always the same answer, whether or not the address has an account (no enumeration).
-      const body = (await apiRaw(
-        'POST',
-        '/auth/v2/magic-link/request',
-        { email: field(form, 'ml-email') },
-        { retry: false },
-      )) as {
+      const body = (await apiRaw('POST', '/auth/v2/magic-link/request', {
+        email: field(form, 'ml-email'),
+      })) as {
         message?: string;
       };
       setSent(body.message ?? 'Check your inbox.');

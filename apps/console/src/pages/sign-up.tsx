@@ -16,17 +16,12 @@ export function SignUpPage() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     setError(undefined);
     try {
-      const body = (await apiRaw(
-        'POST',
-        '/auth/v2/signup',
-        {
-          email: field(form, 'email'),
-          companyName: field(form, 'companyName'),
-          firstName: field(form, 'firstName'),
-          lastName: field(form, 'lastName'),
-        },
-        { retry: false },
-      )) as { message?: string };
+      const body = (await apiRaw('POST', '/auth/v2/signup', {
+        email: field(form, 'email'),
+        companyName: field(form, 'companyName'),
+        firstName: field(form, 'firstName'),
+        lastName: field(form, 'lastName'),
+      })) as { message?: string };
       setSent(body.message ?? 'Check your inbox for a confirmation link.');
     } catch (caught) {
       setError(caught);

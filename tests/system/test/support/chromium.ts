@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from '@jest/globals';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's chromium (scripts/install-chromium.sh installs it). */
@@ -24,7 +25,7 @@ export const WAIT_MS = 15_000;
 
 export interface ChromiumSession {
   readonly context: BrowserContext;
-  /** Console errors and uncaught exceptions of every page so far ("<resource or page url>: <text>"). */
+  /** Console errors and uncaught exceptions of every page so far ("<resource or page url>: <text> (page; test)"). */
   readonly errors: string[];
   newPage(): Promise<Page>;
   close(): Promise<void>;
@@ -50,9 +51,15 @@ export async function startChromium(): Promise<ChromiumSession> {
     page.on('console', (message) => {
       // A failed resource names itself in the location; a script error names its page.
       if (message.type() === 'error')
-        errors.push(`${message.location().url || page.url()}: ${message.text()}`);
+        errors.push(
+          `${message.location().url || page.url()}: ${message.text()} (page ${page.url()}; test: ${expect.getState().currentTestName ?? '-'})`,
+        );
     });
-    page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
+    page.on('pageerror', (error) =>
+      errors.push(
+        `${page.url()}: uncaught ${error.message} (test: ${expect.getState().currentTestName ?? '-'})`,
+      ),
+    );
   };
   context.on('page', watch);
   for (const page of context.pages()) watch(page);
