@@ -337,8 +337,8 @@ describe('the web console in Chromium', () => {
         });
       expect(page.url()).toBe(url('/console/journey'));
       await expect(page.getByTestId('tenant-name').textContent()).resolves.toContain('Sam');
-    // The journey's own calls finish before the next test clears the cookies under them.
-    await page.getByTestId('health').waitFor();
+      // The journey's own calls finish before the next test clears the cookies under them.
+      await page.getByTestId('health').waitFor();
     },
   );
 
