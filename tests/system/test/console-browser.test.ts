@@ -99,11 +99,18 @@ describe('the web console in Chromium', () => {
     await page.getByLabel('Password', { exact: true }).fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('That e-mail and password do not match an account.').waitFor();
-    await page.getByLabel('Password', { exact: true }).fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // The second try by keyboard only: the fields in tab order, Enter submits.
+    await page.getByLabel('E-mail', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(owner.password);
+    await page.keyboard.press('Enter');
     await heading('Your adoption journey').waitFor();
     expect(page.url()).toBe(url('/console/journey'));
     await expect(page.getByTestId('tenant-name').textContent()).resolves.toContain('CORE');
+    // The first Tab on a signed-in page reaches the skip link.
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Skip to content');
     await expect(page.locator('.ladder [aria-current="step"]').textContent()).resolves.toContain('Onboarded');
     await page.getByTestId('health').waitFor();
     await page.getByTestId('next-best-action').waitFor();

@@ -40,6 +40,8 @@ export function UpgradePrompt(props: { context: UpgradeContext }) {
 function CompleteForm(props: {
   milestone: Milestone;
   version: number;
+  /** The journey is being read again: its version is about to change, so nothing is sent meanwhile. */
+  reloading: boolean;
   onDone: (state: AdoptionState | null, conflict: boolean) => void;
 }) {
   const [error, setError] = useState<unknown>();
@@ -68,8 +70,8 @@ function CompleteForm(props: {
   return (
     <form class="inline-form" onSubmit={(e) => void submit(e)}>
       <label for={id}>Evidence reference (e.g. crm:call-123)</label>
-      <input id={id} name="evidenceRef" maxLength={500} />
-      <button type="submit" disabled={busy}>
+      <input id={id} name="evidenceRef" maxLength={500} disabled={props.reloading} />
+      <button type="submit" disabled={busy || props.reloading}>
         Mark as done
       </button>
       <ErrorNotice error={error} />
@@ -80,6 +82,7 @@ function CompleteForm(props: {
 function MilestoneRow(props: {
   m: Milestone;
   version: number;
+  reloading: boolean;
   onChange: (state: AdoptionState | null, conflict: boolean) => void;
 }) {
   const { m } = props;
@@ -102,7 +105,14 @@ function MilestoneRow(props: {
         </p>
       ) : null}
       {m.paidTeaser && m.upgradeContext ? <UpgradePrompt context={m.upgradeContext} /> : null}
-      {completable ? <CompleteForm milestone={m} version={props.version} onDone={props.onChange} /> : null}
+      {completable ? (
+        <CompleteForm
+          milestone={m}
+          version={props.version}
+          reloading={props.reloading}
+          onDone={props.onChange}
+        />
+      ) : null}
     </li>
   );
 }
@@ -112,6 +122,7 @@ export function MilestonesByChapter(props: {
   state: AdoptionState;
   onChange: (state: AdoptionState | null, conflict: boolean) => void;
   conflict: boolean;
+  reloading: boolean;
 }) {
   const chapters = new Map<number, Milestone[]>();
   for (const m of [...props.state.milestones].sort((a, b) => a.displayOrder - b.displayOrder)) {
@@ -135,7 +146,13 @@ export function MilestonesByChapter(props: {
           </h3>
           <ul class="milestones">
             {milestones.map((m) => (
-              <MilestoneRow key={m.key} m={m} version={props.state.version} onChange={props.onChange} />
+              <MilestoneRow
+                key={m.key}
+                m={m}
+                version={props.state.version}
+                reloading={props.reloading}
+                onChange={props.onChange}
+              />
             ))}
           </ul>
         </section>

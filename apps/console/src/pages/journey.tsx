@@ -106,7 +106,12 @@ export function JourneyPage() {
         {next.nextUpgradePrompt ? <UpgradePrompt context={next.nextUpgradePrompt} /> : null}
       </Card>
       <Card title="Milestones" id="milestones">
-        <MilestonesByChapter state={state} onChange={onChange} conflict={conflict} />
+        <MilestonesByChapter
+          state={state}
+          onChange={onChange}
+          conflict={conflict}
+          reloading={loaded.loading}
+        />
       </Card>
       <Card title="Coverage" id="coverage">
         <ul class="coverage">
