@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { startSmtpSink, type SmtpSink } from '@tap/testkit';
 import type { Page } from 'playwright-core';
@@ -18,6 +18,9 @@ import { SSO_KEYS } from './support/process-sso.js';
  * OpenID Providers, an SMTP sink): every page, every way to sign in, the tasks of issue #14.
  * One browser profile for the whole file; tests run in order and build on each other.
  */
+
+// A test makes several bounded waits (WAIT_MS each); the file's default of 60 s is too tight for that.
+jest.setTimeout(180_000);
 
 let stack: ProcessStack;
 let mail: SmtpSink;
