@@ -122,6 +122,16 @@ describe('the web console on the gateway origin', () => {
     }
   });
 
+  it('answers a malformed path under /console with a 4xx in the API error shape, never a 500', async () => {
+    const app = await gatewayWith(dir);
+    for (const url of ['/console/%E0%A4%A', '/console/assets/%', '/auth/sso/error?reason=%']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect([url, response.statusCode < 500]).toEqual([url, true]);
+      if (response.statusCode >= 400)
+        expect([url, response.json<{ success: boolean }>().success]).toEqual([url, false]);
+    }
+  });
+
   it('keeps the pages out of the API contract', async () => {
     const app = await gatewayWith(dir);
     const document = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
