@@ -119,5 +119,12 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
+  // Readable on a phone: nothing wider than the screen (no sideways scrolling of the page).
+  const width = await page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+        .documentElement.scrollWidth,
+  );
+  if (width > 390) throw new Error(`${name} is ${width}px wide at a 390px phone width`);
   await page.setViewportSize({ width: 1280, height: 900 });
 }
