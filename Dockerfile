@@ -40,7 +40,7 @@ WORKDIR /src
 COPY . .
 RUN mkdir -p /manifests \
  && cp package.json package-lock.json /manifests/ \
- && find packages services tools tests -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
+ && find apps packages services tools tests -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
 
 # Build: every dependency from the lockfile (dev included: tsc, turbo), then the service and the
 # workspaces it depends on. No install scripts run: none of our dependencies needs one to work
@@ -58,7 +58,9 @@ RUN npm ci --ignore-scripts --no-audit --no-fund \
 COPY . .
 # turbo from the lockfile's install, never `npx turbo`: when that install is missing, npx fetches
 # whatever turbo the registry has today instead of failing.
-RUN node_modules/.bin/turbo run build --filter="@tap/${SERVICE}..." --output-logs=errors-only
+# The gateway serves the web console (apps/console/dist, a static build) at /console/.
+RUN node_modules/.bin/turbo run build --filter="@tap/${SERVICE}..." \
+      $([ "${SERVICE}" = gateway ] && echo --filter=@tap/console) --output-logs=errors-only
 # What the runtime needs of the built workspaces besides their manifests and dependencies: dist,
 # without type declarations, of the service and the workspaces its `dependencies` reach (turbo's
 # filter also builds those it only tests with, such as @tap/testkit: they stay out).
@@ -74,6 +76,7 @@ RUN node -e 'const fs = require("fs"); \
   fs.writeFileSync("/tmp/runtime-workspaces", [...seen].join("\n") + "\n");' \
  && mkdir -p /out \
  && while read -r dir; do mkdir -p "/out/${dir}" && cp -r "${dir}/dist" "/out/${dir}/"; done </tmp/runtime-workspaces \
+ && if [ "${SERVICE}" = gateway ]; then mkdir -p /out/apps/console && cp -r apps/console/dist /out/apps/console/; fi \
  && find /out \( -name '*.d.ts' -o -name '*.d.ts.map' \) -delete
 
 # Production dependencies of this one service (its workspace and the workspaces it links to).

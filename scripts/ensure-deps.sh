@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs npm dependencies when node_modules is missing, older than the lockfile or installed
-# under another Node (native addons are built for one Node ABI), then builds every workspace
-# through Turborepo (cached). Runs on Node 24 (scripts/node-env.sh).
+# under another Node (native addons are built for one Node ABI), Debian's chromium for the
+# console's browser tests when missing, then builds every workspace through Turborepo (cached).
+# Runs on Node 24 (scripts/node-env.sh).
 set -euo pipefail
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 cd "$(dirname "$0")/.."
@@ -36,5 +37,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "$node_now" >"$node_stamp"
   unset npm_config_nodedir
 fi
+# The console's browser tests drive Debian's chromium (idempotent; skipped when it is there).
+bash scripts/install-chromium.sh
 echo "[setup] building"
 npx turbo run build --output-logs=errors-only

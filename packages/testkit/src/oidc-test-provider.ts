@@ -20,6 +20,18 @@ export interface OidcTestProvider {
   stop(): Promise<void>;
 }
 
+/** The provider's login page: one field for the account (a subject, or any e-mail when allowed). */
+function loginPage(uid: string): string {
+  const action = `/interaction/${encodeURIComponent(uid)}`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,"><title>Test OpenID Provider: sign in</title></head>
+<body><main><h1>Sign in at the test provider</h1>
+<form method="get" action="${action}"><label for="login">Account (subject or e-mail)</label>
+<input id="login" name="login" required autocomplete="username"> <button type="submit">Sign in</button></form>
+</main></body></html>`;
+}
+
 /**
  * A real OpenID Provider (oidc-provider) on loopback for tests and the local stack: one
  * confidential client (authorization code, PKCE required), and a login "page" that signs in the
@@ -93,6 +105,12 @@ export async function startOidcProvider(options: {
       try {
         const details = await provider.interactionDetails(req, res);
         let result: Record<string, unknown>;
+        if (details.prompt.name === 'login' && !url.searchParams.has('login')) {
+          // A person in a browser gets a sign-in form (no script) that sends `login` back here.
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+          res.end(loginPage(details.uid));
+          return;
+        }
         if (details.prompt.name === 'login') {
           const sub = url.searchParams.get('login') ?? '';
           if (options.anyEmailLogin && !accounts.has(sub) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(sub))

@@ -25,6 +25,7 @@ import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
 import { trustProxyHops } from './http/auth/client-address.js';
 import { healthRoutes } from './http/routes/health.js';
+import { consolePlugin } from './http/console/console-plugin.js';
 import { identityEdgeRoutes } from './http/routes/identity-edge.js';
 import { tenantRoutes } from './http/routes/tenant.js';
 import type { SessionRevocations } from './session-revocations.js';
@@ -36,7 +37,7 @@ export const API_PREFIX = '/api/v1';
 
 export interface GatewayDeps {
   readonly config: Pick<GatewayConfig, 'bodyLimitBytes' | 'trustProxyHops'> &
-    Partial<Pick<GatewayConfig, 'browser'>>;
+    Partial<Pick<GatewayConfig, 'browser' | 'consoleDir'>>;
   readonly clients: ServiceClients;
   readonly verifier: TokenVerifier;
   readonly readiness: Readiness;
@@ -100,6 +101,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Before every route: the document is built from the routes registered after it.
   await app.register(openApiPlugin);
   await app.register(healthRoutes, { readiness: deps.readiness });
+  // The first-party web console on this origin, outside /api/v1 (docs/browser-sessions.md).
+  if (deps.config.consoleDir) await app.register(consolePlugin, { root: deps.config.consoleDir });
   await app.register(
     async (api) => {
       if (deps.quotas) {

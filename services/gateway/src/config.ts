@@ -3,11 +3,14 @@ import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
 import type { TlsFiles } from '@tap/grpc-kit';
 import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
 
+import { fileURLToPath } from 'node:url';
 import { parseSsoProviders, type SsoProviderSettings } from './sso-providers-config.js';
 
 export const DEFAULT_PORT = 3000;
 /** Prometheus's `/metrics` (and the probes again), never on the Internet-facing API port. */
 export const DEFAULT_METRICS_PORT = 9464;
+/** The built web console, next to this package in the repository (services/gateway/dist → apps/console/dist). */
+export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../../apps/console/dist', import.meta.url));
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -38,6 +41,8 @@ export interface GatewayConfig {
   readonly logLevel: string;
   /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
   readonly grpcTls: TlsFiles;
+  /** The built web console served at /console/ (`CONSOLE_DIR`; `off` serves none). */
+  readonly consoleDir: string | undefined;
   /** The /auth/v2 browser surface (docs/browser-sessions.md). */
   readonly browser: {
     /** Origins allowed to call /auth/v2 (`ALLOWED_ORIGINS`, comma-separated). */
@@ -81,6 +86,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     APP_URL: httpUrl({ default: 'http://localhost:3000' }),
     PUBLIC_API_URL: httpUrl({ default: 'http://localhost:3000/api/v1' }),
     SSO_PROVIDERS: str({ default: '[]' }),
+    CONSOLE_DIR: str({ default: DEFAULT_CONSOLE_DIR }),
   });
   return Object.freeze({
     grpcTls: Object.freeze(grpcTlsFromEnv(e)),
@@ -104,6 +110,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     revocationTimeoutMs: e.GATEWAY_REVOCATION_TIMEOUT_MS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
+    consoleDir: e.CONSOLE_DIR === 'off' ? undefined : e.CONSOLE_DIR,
     browser: Object.freeze({
       allowedOrigins: e.ALLOWED_ORIGINS,
       cookieDomain: e.COOKIE_DOMAIN || undefined,

@@ -83,6 +83,7 @@ describe('magic links under /auth/v2 (spec: "Magic-link sign-in")', () => {
           tenantId: owner.tenantId,
           tenant: { id: owner.tenantId },
         },
+        tenantProvisioned: false,
       },
     });
     expect((await browser.request('GET', '/api/v1/tenant')).status).toBe(200);
@@ -176,6 +177,8 @@ describe('magic links under /auth/v2 (spec: "Magic-link sign-in")', () => {
           lastName: 'Founder',
           tenant: { name: expect.stringMatching(/^Founders /) },
         },
+        // The web app tells a founder from a returning user by this, never by the message text.
+        tenantProvisioned: true,
       },
     });
     // The new owner cannot sign in with a password nobody knows; the link is the way in.

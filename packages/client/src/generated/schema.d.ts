@@ -6206,6 +6206,7 @@ export interface operations {
                                     subscriptionTier: string;
                                 };
                             };
+                            tenantProvisioned: boolean;
                         };
                     } | {
                         /** @enum {unknown} */

@@ -38,10 +38,12 @@ const joinRequestToWire = (request: JoinRequest) => ({
 });
 
 function outcomeToWire(redeemed: RedeemOutcome) {
-  if (redeemed.outcome !== 'SIGNED_IN') return { outcome: redeemed.outcome, session: null };
+  if (redeemed.outcome !== 'SIGNED_IN')
+    return { outcome: redeemed.outcome, session: null, tenantProvisioned: false };
   const { session } = redeemed;
   return {
     outcome: redeemed.outcome,
+    tenantProvisioned: redeemed.tenantProvisioned === true,
     session: {
       accessToken: session.accessToken,
       expiresIn: session.expiresIn,

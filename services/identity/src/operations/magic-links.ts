@@ -19,7 +19,12 @@ export interface MagicLinkMail {
 }
 
 export type RedeemOutcome =
-  | { readonly outcome: 'SIGNED_IN'; readonly session: IssuedSession }
+  | {
+      readonly outcome: 'SIGNED_IN';
+      readonly session: IssuedSession;
+      /** The link was a sign-up that created the tenant and this user as its OWNER. */
+      readonly tenantProvisioned?: boolean;
+    }
   | { readonly outcome: 'PENDING_APPROVAL' }
   | { readonly outcome: 'LINK_CONFIRMATION' };
 
@@ -188,7 +193,11 @@ export async function signUp(
       throw error;
     }
     await onCreated(owner);
-    return { outcome: 'SIGNED_IN', session: await openSession(ctx, owner, 'cookie') };
+    return {
+      outcome: 'SIGNED_IN',
+      session: await openSession(ctx, owner, 'cookie'),
+      tenantProvisioned: true,
+    };
   } catch (error) {
     // The address got an account in the meantime, or the company's slug is taken: the link is spent.
     if (identityErrors.is(error, 'EMAIL_TAKEN') || identityErrors.is(error, 'TENANT_SLUG_TAKEN'))

@@ -10,6 +10,8 @@ const SECRET = 'process-stack-sso-client-secret-0123456789';
 export interface ProcessSso {
   /** `SSO_PROVIDERS`, `APP_URL`, `PUBLIC_API_URL`, `ALLOWED_ORIGINS` for the gateway. */
   readonly env: Readonly<Record<string, string>>;
+  /** The running providers by key (a browser test adds the accounts their login page accepts). */
+  readonly providers: ReadonlyMap<string, OidcTestProvider>;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startProcessSso(base: string): Promise<ProcessSso> {
       PUBLIC_API_URL: `${base}/api/v1`,
       ALLOWED_ORIGINS: PROCESS_APP_ORIGIN,
     },
+    providers: new Map(SSO_KEYS.map((key, index) => [key, started[index]!])),
     stop,
   };
 }

@@ -7,7 +7,13 @@ import { jetstream } from '@nats-io/jetstream';
 import { contracts, type ProductEvent } from '@tap/contracts';
 import { createEventPublisher } from '@tap/events';
 import { createClient, unaryCall } from '@tap/grpc-kit';
-import { freeLoopbackPort, infraUrls, testIdentityEnv, testNamespace } from '@tap/testkit';
+import {
+  freeLoopbackPort,
+  infraUrls,
+  testIdentityEnv,
+  testNamespace,
+  type OidcTestProvider,
+} from '@tap/testkit';
 import { MongoClient } from 'mongodb';
 import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.js';
 import { startProcessSso, type ProcessSso } from './process-sso.js';
@@ -70,6 +76,15 @@ export interface ProcessStack {
   roll(name: ServiceName): Promise<Roll>;
   /** A tenant and an OWNER access token for it (operator RPCs on identity). */
   createTenant(name: string): Promise<{ tenantId: string; bearer: string }>;
+  /** A tenant and its OWNER, who signs in with this e-mail and password (operator RPC on identity). */
+  createTenantWithOwner(
+    name: string,
+    owner: { email: string; password: string; firstName: string; lastName: string },
+  ): Promise<{ tenantId: string }>;
+  /** Gates an e-mail domain: sign-ups from it become join requests of the tenant (operator RPC). */
+  claimJoinDomain(tenantId: string, domain: string): Promise<void>;
+  /** The OpenID Providers by key when started with `{ sso: true }`, else empty. */
+  readonly ssoProviders: ReadonlyMap<string, OidcTestProvider>;
   /** Sets a tenant's tier (operator RPC on entitlements). */
   setTier(tenantId: string, tierCode: string): Promise<void>;
   publish(event: ProductEvent): Promise<unknown>;
@@ -121,6 +136,12 @@ export interface ProcessStackOptions {
    * (and in the OpenAPI document) only when providers are configured.
    */
   readonly sso?: boolean;
+  /**
+   * The web console is the app (apps/console, served by the gateway): `APP_URL` and
+   * `ALLOWED_ORIGINS` are the gateway's own public origin and identity's magic links
+   * (`MAGIC_LINK_URL`) land on its `/auth/magic-link` page.
+   */
+  readonly console?: boolean;
 }
 
 /**
@@ -239,6 +260,10 @@ export async function startProcessStack(
       sso = await startProcessSso(proxy.base);
       Object.assign(env.gateway, sso.env);
     }
+    if (options.console) {
+      Object.assign(env.gateway, { APP_URL: proxy.base, ALLOWED_ORIGINS: proxy.base });
+      Object.assign(env.identity, { MAGIC_LINK_URL: `${proxy.base}/auth/magic-link` });
+    }
     // Identity first (the others fetch its keys), then the rest together, all on their blue slot.
     running.set('identity', await launch('identity', slots.identity[0]));
     const [entitlements, adoption] = await Promise.all([
@@ -295,6 +320,19 @@ export async function startProcessStack(
         operator,
       );
       return { tenantId: tenant.id, bearer: `Bearer ${issued.accessToken}` };
+    },
+    ssoProviders: sso?.providers ?? new Map(),
+    async createTenantWithOwner(name, owner) {
+      const created = await unaryCall(
+        identityClient,
+        'CreateTenantWithOwner',
+        { name, slug: '', owner },
+        operator,
+      );
+      return { tenantId: created.tenant!.id };
+    },
+    async claimJoinDomain(tenantId, domain) {
+      await unaryCall(identityClient, 'ClaimJoinDomain', { tenantId, domain }, operator);
     },
     async setTier(tenantId, tierCode) {
       await unaryCall(entitlementsClient, 'SetTier', { tenantId, tierCode });

@@ -23,6 +23,12 @@ describe('the banner `npm run up` prints when the stack is ready (issue #12, par
     expect(banner).toContain('http://localhost:3000/readyz');
   });
 
+  it('names the web console first, where a demo owner signs in with the printed password', () => {
+    expect(banner).toContain('  console      http://localhost:3000/console/');
+    expect(banner.indexOf('console      ')).toBeLessThan(banner.indexOf('API          '));
+    expect(banner).not.toContain('There is no web console');
+  });
+
   it('tells how to sign in as every demo tenant: owner e-mail and password, OAuth client', () => {
     for (const t of seeded) {
       expect(banner).toContain(`${t.owner.email}  password ${t.owner.password}`);

@@ -24,15 +24,15 @@ export function stackBanner(seeded: readonly SeededTenant[], at: StackAddresses 
   const lines = [
     '',
     'The stack is up. Open:',
+    `  console      ${at.gateway}/console/   (sign in as a demo owner below: password, e-mail link or SSO)`,
     `  API          ${api}`,
     `  OpenAPI 3.1  ${api}/openapi.json   (the exact contract; docs/api.md explains it)`,
     `  reference    ${api}/docs   (the same contract as a page to read and try)`,
     `  readiness    ${at.gateway}/readyz`,
     `  metrics      ${at.admin}/metrics   (admin port, loopback only)`,
-    'There is no web console in this repository: sign in through the API (below), or from a browser',
-    `app on an allowed origin through ${api}/auth/v2/login (cookie sessions; docs/browser-sessions.md).`,
+    'Sign-in links are printed here as mail (the local mail sink); the SSO providers accept any e-mail.',
     '',
-    `Demo tenants, one per tier. Sign in as the OWNER with POST ${api}/auth/login;`,
+    `Demo tenants, one per tier. Sign in as the OWNER in the console, or with POST ${api}/auth/login;`,
     'passwords and client secrets below are new on every start (`npm run tap -- seed` makes new ones):',
   ];
   for (const t of seeded) {

@@ -101,7 +101,13 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
           csrfToken: newCsrfToken(),
         },
       );
-      return { success: true, message: 'Signed in', data: { user } };
+      // A sign-up link founded the company: the page says so (`tenantProvisioned`), same envelope.
+      const tenantProvisioned = redeemed.tenantProvisioned === true;
+      return {
+        success: true,
+        message: tenantProvisioned ? 'Your company was created and you are signed in' : 'Signed in',
+        data: { user, tenantProvisioned },
+      };
     },
   );
 }

@@ -59,7 +59,7 @@ export const redeemResponse = {
       strictObject({
         success: { const: true },
         message: STRING,
-        data: strictObject({ user: cookieSessionUser }),
+        data: strictObject({ user: cookieSessionUser, tenantProvisioned: { type: 'boolean' } }),
       }),
       strictObject({ success: { const: true }, status: { const: 'pending_approval' }, message: STRING }),
     ],

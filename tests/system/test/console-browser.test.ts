@@ -1,0 +1,375 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { startSmtpSink, type SmtpSink } from '@tap/testkit';
+import type { Page } from 'playwright-core';
+import { event } from './support/adoption-api.js';
+import {
+  screenshots,
+  seriousViolations,
+  startChromium,
+  WAIT_MS,
+  type ChromiumSession,
+} from './support/chromium.js';
+import { startProcessStack, type ProcessStack } from './support/process-stack.js';
+import { SSO_KEYS } from './support/process-sso.js';
+
+/*
+ * The web console in a real Chromium against the real process stack (four services, two
+ * OpenID Providers, an SMTP sink): every page, every way to sign in, the tasks of issue #14.
+ * One browser profile for the whole file; tests run in order and build on each other.
+ */
+
+// A test makes several bounded waits (WAIT_MS each); the file's default of 60 s is too tight for that.
+jest.setTimeout(180_000);
+
+let stack: ProcessStack;
+let mail: SmtpSink;
+let chrome: ChromiumSession;
+let page: Page;
+let tenantId: string;
+const domain = () => `${stack.namespace.replace(/_/g, '-')}.example`;
+const owner = { email: '', password: 'console owner passphrase 1', firstName: 'Olive', lastName: 'Owner' };
+
+const url = (path: string) => `${stack.base}${path}`;
+const heading = (text: string) => page.getByRole('heading', { level: 1, name: text });
+
+/** No serious accessibility violation, then screenshots at both widths. */
+async function checkPage(name: string): Promise<void> {
+  expect([name, await seriousViolations(page)]).toEqual([name, []]);
+  await screenshots(page, name);
+}
+
+/** The link in the newest mail to `to` (the token is in its fragment). */
+async function mailedLink(to: string, since: number): Promise<string> {
+  const message = await mail.waitForMessage(to, { since, timeoutMs: WAIT_MS });
+  const link = /https?:\/\/\S+/.exec(message.text)?.[0] ?? '';
+  expect(link.startsWith(`${stack.base}/auth/magic-link#token=ml_`)).toBe(true);
+  return link;
+}
+
+/** The adoption state as the signed-in page sees it (same origin, session cookie). */
+const stateVersion = () =>
+  page.evaluate(async () => {
+    const response = await fetch('/api/v1/tenant/adoption/state');
+    return ((await response.json()) as { data: { version: number } }).data.version;
+  });
+
+beforeAll(async () => {
+  mail = await startSmtpSink({ port: 0 });
+  stack = await startProcessStack('console', { SMTP_URL: mail.url }, { sso: true, console: true });
+  owner.email = `owner@${domain()}`;
+  ({ tenantId } = await stack.createTenantWithOwner(`Console Mills ${stack.namespace.slice(-6)}`, owner));
+  await stack.setTier(tenantId, 'CORE');
+  // A completed profile makes the manual kickoff milestone available.
+  await stack.publish(event(tenantId, 'company.profile_completed', {}, new Date()));
+  chrome = await startChromium();
+  await chrome.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.base });
+  page = await chrome.newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+}, 120_000);
+
+afterAll(async () => {
+  await chrome?.close();
+  await stack?.stop();
+  await mail?.stop();
+});
+
+describe('the web console in Chromium', () => {
+  it('sign-in page: password, magic link, and one button per configured SSO provider', async () => {
+    await page.goto(url('/console/'));
+    await heading('Sign in').waitFor();
+    expect(page.url()).toBe(url('/console/sign-in'));
+    for (const key of SSO_KEYS) {
+      await expect(page.locator(`a[data-sso="${key}"]`).getAttribute('href')).resolves.toBe(
+        `/api/v1/auth/v2/sso/${key}/start?returnTo=%2Fconsole%2Fjourney`,
+      );
+    }
+    expect(await page.locator('a[data-sso]').count()).toBe(SSO_KEYS.length);
+    const csp = (await page.request.get(url('/console/sign-in'))).headers()['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    await checkPage('sign-in');
+  });
+
+  it('sign-up page', async () => {
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await heading('Create your account').waitFor();
+    await checkPage('sign-up');
+  });
+
+  it('password sign-in opens the journey: ladder, health, next best action, milestones, coverage, risks', async () => {
+    await page.goto(url('/console/sign-in'));
+    await page.getByLabel('E-mail', { exact: true }).fill(owner.email);
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('That e-mail and password do not match an account.').waitFor();
+    // The second try by keyboard only: the fields in tab order, Enter submits.
+    await page.getByLabel('E-mail', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(owner.password);
+    await page.keyboard.press('Enter');
+    await heading('Your adoption journey').waitFor();
+    expect(page.url()).toBe(url('/console/journey'));
+    await expect(page.getByTestId('tenant-name').textContent()).resolves.toContain('CORE');
+    // The first Tab on a signed-in page reaches the skip link.
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Skip to content');
+    await expect(page.locator('.ladder [aria-current="step"]').textContent()).resolves.toContain('Onboarded');
+    await page.getByTestId('health').waitFor();
+    await page.getByTestId('next-best-action').waitFor();
+    await page.locator('[data-milestone="company_profile_completed"][data-status="DONE"]').waitFor();
+    expect(await page.locator('[data-milestone]').count()).toBeGreaterThan(10);
+    expect(await page.locator('.coverage .cell').count()).toBeGreaterThan(0);
+    await page.getByRole('heading', { name: 'Open risk signals' }).waitFor();
+    const cookies = await chrome.context.cookies(stack.base);
+    expect(cookies.map((c) => c.name).sort()).toEqual(expect.arrayContaining(['svc_csrf', 'svc_session']));
+    await checkPage('journey');
+  });
+
+  it('completes a manual milestone with an evidence reference; a stale version is the 409 the page handles', async () => {
+    const kickoff = page.locator('[data-milestone="kickoff_call_held"]');
+    await kickoff.getByRole('button', { name: 'Mark as done' }).waitFor();
+    // Someone else moves the journey after the page loaded it: the page's version is stale.
+    const before = await stateVersion();
+    await stack.publish(event(tenantId, 'user.invited', { invitationId: randomUUID() }, new Date()));
+    await page.waitForFunction(
+      async (v) => {
+        const response = await fetch('/api/v1/tenant/adoption/state');
+        return ((await response.json()) as { data: { version: number } }).data.version > v;
+      },
+      before,
+      { timeout: WAIT_MS, polling: 200 },
+    );
+    await kickoff.getByLabel(/Evidence reference/).fill('crm:call-123');
+    await kickoff.getByRole('button', { name: 'Mark as done' }).click();
+    await page.getByText(/The journey changed while you were looking at it \(409\)/).waitFor();
+    await kickoff.getByLabel(/Evidence reference/).fill('crm:call-123');
+    await kickoff.getByRole('button', { name: 'Mark as done' }).click();
+    await page.locator('[data-milestone="kickoff_call_held"][data-status="DONE"]').waitFor();
+  });
+
+  it('refreshes silently: with the 15-minute session cookie gone, a page still loads and the cookie is back', async () => {
+    await chrome.context.clearCookies({ name: 'svc_session' });
+    const refreshed = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/v2/refresh'), {
+      timeout: WAIT_MS,
+    });
+    await page.getByRole('link', { name: 'Usage' }).click();
+    expect((await refreshed).status()).toBe(204);
+    await heading('Usage and limits').waitFor();
+    await page.getByRole('progressbar').first().waitFor();
+    const names = (await chrome.context.cookies(stack.base)).map((c) => c.name);
+    expect(names).toContain('svc_session');
+  });
+
+  it('success plan: created by the OWNER, then renewed', async () => {
+    await page.getByRole('link', { name: 'Success plan' }).click();
+    await heading('Success plan').waitFor();
+    await page.getByLabel('Title').fill('Go live with our first partners');
+    await page.getByLabel('Objective').fill('Hold the kickoff');
+    await page.getByRole('checkbox', { name: 'Kickoff call held' }).check();
+    await checkPage('plan-create');
+    await page.getByRole('button', { name: 'Create plan' }).click();
+    await page.getByTestId('plan-status').waitFor();
+    await expect(page.getByTestId('plan-status').textContent()).resolves.toContain('Active');
+    await page.getByRole('button', { name: 'Renew plan' }).click();
+    await page.getByText('Plan renewed: the objectives were carried forward.').waitFor();
+    await page.getByText('renewed from an earlier plan').waitFor();
+    await checkPage('plan');
+  });
+
+  it('usage: every limit with a bar, the rate limits with reset times, the upgrade context', async () => {
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await heading('Usage and limits').waitFor();
+    await page.getByRole('progressbar').first().waitFor();
+    expect(await page.getByRole('progressbar').count()).toBeGreaterThanOrEqual(3);
+    await page
+      .getByText(/^Resets /)
+      .first()
+      .waitFor();
+    await page.getByLabel('What would an upgrade give me for').selectOption('TRACEABILITY');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByTestId('upgrade-prompt').waitFor();
+    await checkPage('usage');
+  });
+
+  it('API access: a client created, its secret shown once and used for POST /oauth/token, rotated, deleted', async () => {
+    await page.getByRole('link', { name: 'API access' }).click();
+    await heading('API access').waitFor();
+    await page.getByLabel('Name').fill('ERP sync');
+    await page.getByRole('checkbox', { name: 'products:read' }).check();
+    const created = page.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith('/api/v1/oauth/clients'),
+      { timeout: WAIT_MS },
+    );
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const csrf = (await chrome.context.cookies(stack.base)).find((c) => c.name === 'svc_csrf')?.value;
+    expect(csrf).toBeTruthy();
+    expect((await created).headers()['x-csrf-token']).toBe(csrf);
+    const clientId = (await page.getByTestId('client-id').textContent()) ?? '';
+    const secret = (await page.getByTestId('client-secret').textContent()) ?? '';
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    await expect(
+      page.evaluate(() =>
+        (navigator as unknown as { clipboard: { readText(): Promise<string> } }).clipboard.readText(),
+      ),
+    ).resolves.toBe(secret);
+    const token = (clientSecret: string) =>
+      fetch(url('/api/v1/oauth/token'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: clientId,
+          client_secret: clientSecret,
+        }),
+        signal: AbortSignal.timeout(WAIT_MS),
+      });
+    const issued = await token(secret);
+    expect(issued.status).toBe(200);
+    expect(await issued.json()).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 900,
+      scope: 'products:read',
+    });
+    const row = page.locator(`tr[data-client="${clientId}"]`);
+    await row.waitFor();
+    await checkPage('api-access');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await expect(page.getByTestId('client-secret').count()).resolves.toBe(0);
+
+    await row.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = (await page.getByTestId('client-secret').textContent()) ?? '';
+    expect(rotated).not.toBe(secret);
+    expect((await token(secret)).status).toBe(401);
+    expect((await token(rotated)).status).toBe(200);
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await token(rotated)).status).toBe(401);
+  });
+
+  it('team: a sign-up from a gated domain lands on "pending approval", and the owner approves it', async () => {
+    const gated = `gated-${domain()}`;
+    await stack.claimJoinDomain(tenantId, gated);
+    const joiner = `joiner@${gated}`;
+    const since = mail.messages.length;
+    const signup = await fetch(url('/api/v1/auth/v2/signup'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: joiner, companyName: 'Ignored', firstName: 'Jo', lastName: 'Iner' }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
+    expect(signup.status).toBe(200);
+    const link = await mailedLink(joiner, since);
+    const landing = await chrome.newPage();
+    await landing.goto(link);
+    await landing.locator('[data-outcome="pending-approval"]').waitFor();
+    expect(new URL(landing.url()).hash).toBe('');
+    const previous = page;
+    page = landing;
+    await checkPage('magic-link-pending-approval');
+    page = previous;
+    await landing.close();
+
+    await page.getByRole('link', { name: 'Team' }).click();
+    await heading('Team').waitFor();
+    await page.locator(`[data-request="${joiner}"]`).waitFor();
+    await checkPage('team');
+    await page.getByRole('button', { name: `Approve ${joiner}` }).click();
+    await page.getByText(`${joiner} can now sign in with a sign-in link.`).waitFor();
+    await page.getByText('No one is waiting to join.').waitFor();
+  });
+
+  it('sign out clears the session; a magic link from the SMTP sink signs in; a used link is INVALID_OR_EXPIRED', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in').waitFor();
+    const names = (await chrome.context.cookies(stack.base)).map((c) => c.name);
+    expect(names).not.toContain('svc_session');
+    expect(names).not.toContain('svc_refresh');
+    await page.goto(url('/console/journey'));
+    await heading('Sign in').waitFor();
+
+    const since = mail.messages.length;
+    await page.getByLabel('E-mail for the link').fill(owner.email);
+    await page.getByRole('button', { name: 'E-mail me a link' }).click();
+    await page.getByText(/If an account exists for that address/).waitFor();
+    const link = await mailedLink(owner.email, since);
+    await page.goto(link);
+    await page.locator('[data-outcome="signed-in"]').waitFor();
+    await checkPage('magic-link-signed-in');
+    await page.getByRole('link', { name: 'Open your journey' }).click();
+    await heading('Your adoption journey').waitFor();
+
+    await page.goto(link);
+    await page.locator('[data-outcome="invalid-or-expired"]').waitFor();
+    await checkPage('magic-link-invalid');
+  });
+
+  it('a new company through sign-up and its mailed link: the tenant is provisioned and signed in', async () => {
+    await chrome.context.clearCookies();
+    await page.goto(url('/console/sign-up'));
+    const founder = `founder@new-${domain()}`;
+    await page.getByLabel('Company name').fill('Fresh Fabrics');
+    await page.getByLabel('First name').fill('Fern');
+    await page.getByLabel('Last name').fill('Founder');
+    await page.getByLabel('Work e-mail').fill(founder);
+    const since = mail.messages.length;
+    await page.getByRole('button', { name: 'Send me a confirmation link' }).click();
+    await page.getByRole('status').filter({ hasText: /./ }).first().waitFor();
+    await page.goto(await mailedLink(founder, since));
+    await page
+      .locator('[data-outcome="tenant-provisioned"]')
+      .waitFor()
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}; the page says: ${await page.locator('main').textContent()}`);
+      });
+    await expect(page.locator('main').textContent()).resolves.toContain('Fresh Fabrics');
+    await checkPage('magic-link-tenant-provisioned');
+  });
+
+  it.each(SSO_KEYS)(
+    'single sign-on through the %s provider founds a company and opens its journey',
+    async (key) => {
+      await chrome.context.clearCookies();
+      const provider = stack.ssoProviders.get(key)!;
+      const sub = `sso-${key}-${randomUUID()}`;
+      provider.addAccount({ sub, email: `${sub}@sso-${domain()}`, givenName: 'Sam', familyName: 'Sso' });
+      await page.goto(url('/console/sign-in'));
+      await page.locator(`a[data-sso="${key}"]`).click();
+      // The provider's own login page, in the same browser: its session and the gateway's state cookie.
+      await page.getByLabel('Account (subject or e-mail)').fill(sub);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await heading('Your adoption journey')
+        .waitFor()
+        .catch((error: Error) => {
+          throw new Error(`${error.message}; the browser is at ${page.url()}`);
+        });
+      expect(page.url()).toBe(url('/console/journey'));
+      await expect(page.getByTestId('tenant-name').textContent()).resolves.toContain('Sam');
+      // The journey's own calls finish before the next test clears the cookies under them.
+      await page.getByTestId('health').waitFor();
+    },
+  );
+
+  it('an SSO failure lands on the error page with its reason', async () => {
+    await page.goto(url('/auth/sso/error?reason=invalid_state'));
+    await heading('Single sign-on failed').waitFor();
+    await page.getByText('The sign-in expired or was already used. Please start again.').waitFor();
+    await checkPage('sso-error');
+  });
+
+  it('left no console error and no uncaught exception on any page', () => {
+    // Chromium logs every 4xx answer to a fetch; these are the refusals the tests provoked on
+    // purpose (a wrong password, a used link, a stale version, an expired session cookie) and the
+    // page handled.
+    const provoked = [
+      /\/api\/v1\/auth\/v2\/login: Failed to load resource: .* 401 /,
+      /\/api\/v1\/auth\/v2\/magic-link\/redeem: Failed to load resource: .* 400 /,
+      /\/api\/v1\/tenant\/adoption\/milestones\/kickoff_call_held\/complete: Failed to load resource: .* 409 /,
+      /\/api\/v1\/entitlements\/usage: Failed to load resource: .* 401 .*test: .*refreshes silently/,
+    ];
+    expect(chrome.errors.filter((error) => !provoked.some((expected) => expected.test(error)))).toEqual([]);
+    expect(chrome.errors.length).toBeGreaterThanOrEqual(provoked.length);
+  });
+});
