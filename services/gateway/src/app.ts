@@ -28,7 +28,8 @@ import { identityEdgeRoutes } from './http/routes/identity-edge.js';
 import { tenantRoutes } from './http/routes/tenant.js';
 import type { SessionRevocations } from './session-revocations.js';
 import type { SsoStateStore } from './sso-states.js';
-import { apiAccessUpgradeContext, limiterRequestCounts } from './quota/api-quota-wiring.js';
+import { apiAccessUpgradeContext } from './http/plugins/api-access-upgrade-context.js';
+import { limiterRequestCounts } from './quota/limiter-request-counts.js';
 import type { QuotaSource } from './quota/tier-quota-source.js';
 
 export const API_PREFIX = '/api/v1';

@@ -1,24 +1,10 @@
-import type { LimitRule, RateLimiter } from '@tap/ratelimit';
+import type { RateLimiter } from '@tap/ratelimit';
 import { rateLimitHeaders } from '@tap/ratelimit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { apiQuotaRules } from '../../quota/api-quota-rules.js';
 import type { QuotaSource } from '../../quota/tier-quota-source.js';
 import { generalError } from '../errors/http-error.js';
-
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
-
-/**
- * The tier's two windows, checked and charged together in one Redis round trip. Tenant quotas
- * fail open: when Redis cannot answer, integrators keep working (abuse protection is the
- * auth-endpoint limits' job, and those fail closed).
- */
-export function apiQuotaRules(quota: { perMinute: number; perDay: number }): LimitRule[] {
-  return [
-    { name: 'api-per-minute', limit: quota.perMinute, windowMs: MINUTE_MS, onRedisDown: 'open' },
-    { name: 'api-per-day', limit: quota.perDay, windowMs: DAY_MS, onRedisDown: 'open' },
-  ];
-}
 
 /**
  * API request quotas per tier. What counts as an "API request" (docs/rate-limiting.md): every
