@@ -14,11 +14,10 @@ import type { ServiceClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { acceptEmptyJsonBodies } from './http/json-body.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
-import { authenticatePlugin } from './http/plugins/authenticate.js';
+import { apiAuthenticationPlugin } from './http/plugins/api-authentication.js';
 import { toHttpError } from './http/errors/map-error.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
-import { routeTablePlugin } from './http/plugins/route-table.js';
 import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
@@ -46,12 +45,15 @@ export interface GatewayDeps {
   /** API quotas per tier (docs/rate-limiting.md); without them nothing is metered (tests of other parts). */
   readonly quotas?: { readonly limiter: RateLimiter; readonly source: QuotaSource };
   /**
-   * Identity's edge: the revocation list every bearer request is checked against, and the
-   * limiter of the token endpoints (which are only served with it). main.ts always passes it;
-   * test beds of other routes may leave it out.
+   * The revocation list every authenticated request is checked against (logout takes effect at
+   * once). Required: there is no way to build a gateway that skips it.
+   */
+  readonly revocations: SessionRevocations;
+  /**
+   * Identity's edge: the limiter of the token endpoints (which are only served with it). main.ts
+   * always passes it; test beds of other routes may leave it out.
    */
   readonly auth?: {
-    readonly revocations: SessionRevocations;
     readonly limiter: RateLimiter;
     /** Single-use SSO state (docs/browser-sessions.md); SSO is off without it. */
     readonly ssoStates?: SsoStateStore;
@@ -94,14 +96,18 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   acceptEmptyJsonBodies(app);
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
-  await app.register(authenticatePlugin, { verifier: deps.verifier, revocations: deps.auth?.revocations });
-  // Who may call each route under /api/v1: one table, applied as routes register (docs/security.md).
-  await app.register(routeTablePlugin, { prefix: API_PREFIX });
   // Before every route: the document is built from the routes registered after it.
   await app.register(openApiPlugin);
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(
     async (api) => {
+      // Who may call each route under /api/v1: one table, applied as routes register, and one
+      // authentication hook for the whole scope (docs/security.md).
+      await api.register(apiAuthenticationPlugin, {
+        prefix: API_PREFIX,
+        verifier: deps.verifier,
+        revocations: deps.revocations,
+      });
       if (deps.quotas) {
         await api.register(apiQuotaPlugin, {
           limiter: deps.quotas.limiter,

@@ -67,13 +67,13 @@ const authRedis = instrumentRedis(
   createRateLimitRedis(config.redisUrl, { commandTimeout: config.revocationTimeoutMs }),
 );
 authRedis.on('error', () => undefined);
+const revocations = redisSessionRevocations(authRedis, DEFAULT_REVOCATION_KEY_PREFIX);
 const auth = {
   limiter,
-  revocations: redisSessionRevocations(authRedis, DEFAULT_REVOCATION_KEY_PREFIX),
   ssoStates: redisSsoStateStore(authRedis, 'sso'),
 };
 
-const app = await buildApp({ config, clients, verifier, readiness, logger, quotas, auth });
+const app = await buildApp({ config, clients, verifier, readiness, logger, quotas, revocations, auth });
 await app.listen({ host: config.host, port: config.port });
 // Prometheus scrapes a port of its own: the API port faces the Internet, and route counts,
 // limiter decisions and latencies are nobody's business there (docs/operations.md, "Metrics").

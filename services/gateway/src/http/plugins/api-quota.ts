@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiQuotaRules } from '../../quota/api-quota-rules.js';
 import type { QuotaSource } from '../../quota/tier-quota-source.js';
+import { callerIfAuthenticated } from '../auth/caller.js';
 import { generalError } from '../errors/http-error.js';
 
 /**
@@ -22,7 +23,7 @@ export const apiQuotaPlugin = fp(
     },
   ) => {
     app.addHook('preHandler', async (request, reply) => {
-      const auth = request.auth;
+      const auth = callerIfAuthenticated(request);
       if (!auth || auth.claims.kind !== 'client') return undefined;
       const quota = await options.quotas.quota(auth.claims.tenantId, auth.authorization);
       if (quota.perDay <= 0 || quota.perMinute <= 0) {

@@ -5,6 +5,7 @@ import { ok } from '../envelope.js';
 import { adoptionStateJson, successPlanJson } from './adoption-json.js';
 import { createPlanBody, renewPlanBody } from './adoption-request-schemas.js';
 import { createPlanResponse, getPlanResponse, stateResponse } from './adoption-response-schemas.js';
+import { callerOf } from '../auth/caller.js';
 
 interface CreatePlanBody {
   title: string;
@@ -28,7 +29,7 @@ export async function adoptionPlanRoutes(
       adoption,
       'GetSuccessPlan',
       {},
-      { authorization: request.auth!.authorization },
+      { authorization: callerOf(request).authorization },
     );
     return ok(view.plan ? successPlanJson(view.plan) : null);
   });
@@ -47,7 +48,7 @@ export async function adoptionPlanRoutes(
           targetDate,
           objectives: objectives.map((o) => ({ label: o.label, milestoneKeys: o.milestoneKeys })),
         },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return reply.status(201).send(ok(successPlanJson(plan)));
     },
@@ -62,7 +63,7 @@ export async function adoptionPlanRoutes(
         adoption,
         'RenewSuccessPlan',
         { fromPlanId, ...(targetDate === undefined ? {} : { targetDate }) },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(adoptionStateJson(state));
     },

@@ -18,6 +18,7 @@ import {
   riskSignalsResponse,
   stateResponse,
 } from './adoption-response-schemas.js';
+import { callerOf } from '../auth/caller.js';
 
 /**
  * Tenant-scoped adoption endpoints (spec: "Adoption endpoints", plus our health explanation);
@@ -32,7 +33,12 @@ export async function adoptionRoutes(
   const { adoption } = options.clients;
 
   app.get('/tenant/adoption/state', { schema: { response: stateResponse } }, async (request) => {
-    const state = await unaryCall(adoption, 'GetState', {}, { authorization: request.auth!.authorization });
+    const state = await unaryCall(
+      adoption,
+      'GetState',
+      {},
+      { authorization: callerOf(request).authorization },
+    );
     return ok(adoptionStateJson(state));
   });
 
@@ -49,7 +55,7 @@ export async function adoptionRoutes(
           evidenceRef: body.evidenceRef ?? '',
           ...(body.expectedVersion === undefined ? {} : { expectedVersion: body.expectedVersion }),
         },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(adoptionStateJson(state));
     },
@@ -63,7 +69,7 @@ export async function adoptionRoutes(
         adoption,
         'GetNextBestAction',
         {},
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(nextBestActionJson(view));
     },
@@ -74,7 +80,7 @@ export async function adoptionRoutes(
       adoption,
       'GetCoverage',
       {},
-      { authorization: request.auth!.authorization },
+      { authorization: callerOf(request).authorization },
     );
     return ok({ cells: coverage.cells.map(coverageCellJson) });
   });
@@ -88,7 +94,7 @@ export async function adoptionRoutes(
         adoption,
         'ListRiskSignals',
         limit === undefined ? {} : { limit: Number(limit) },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok({ signals: list.signals.map(riskSignalJson) });
     },
@@ -102,7 +108,7 @@ export async function adoptionRoutes(
         adoption,
         'GetHealthExplanation',
         {},
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(healthExplanationJson(explanation));
     },

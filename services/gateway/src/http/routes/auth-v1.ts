@@ -9,6 +9,7 @@ import { throttledLogin } from '../auth/login-throttle.js';
 import { ok } from '../envelope.js';
 import { useOAuthErrors } from '../plugins/oauth-errors.js';
 import { loginResponse, refreshResponse } from './identity-schemas.js';
+import { callerOf } from '../auth/caller.js';
 
 const loginBody = {
   type: 'object',
@@ -76,7 +77,7 @@ export async function authV1Routes(
   // 204 like /auth/v2/logout; the session's access tokens are refused from this answer on.
   // Authenticated by the route table (a signed-in user's token).
   app.post('/auth/logout', async (request, reply) => {
-    await unaryCall(identity, 'Logout', {}, { authorization: request.auth!.authorization });
+    await unaryCall(identity, 'Logout', {}, { authorization: callerOf(request).authorization });
     return reply.status(204).send();
   });
 }

@@ -11,6 +11,7 @@ import {
   upgradeContextResponse,
   usageResponse,
 } from './entitlements-schemas.js';
+import { callerOf } from '../auth/caller.js';
 
 export interface EntitlementRoutesOptions {
   readonly clients: ServiceClients;
@@ -32,7 +33,7 @@ export async function entitlementRoutes(
   app.removeContentTypeParser('text/plain');
 
   app.get('/entitlements/usage', { schema: { response: usageResponse } }, async (request) => {
-    const { claims, authorization } = request.auth!;
+    const { claims, authorization } = callerOf(request);
     const counts = await readCounts(options.apiRequestCounts, claims.tenantId, authorization, request.log);
     const wire = counts ? { apiRequestsDay: counts.day, apiRequestsMinute: counts.minute } : {};
     const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
@@ -49,7 +50,7 @@ export async function entitlementRoutes(
         entitlements,
         'Can',
         { action, resourceCount },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(canDecisionJson(decision));
     },
@@ -64,7 +65,7 @@ export async function entitlementRoutes(
         entitlements,
         'GetUpgradeContext',
         { capability },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(upgradeContextJson(context));
     },

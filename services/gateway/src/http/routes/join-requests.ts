@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
 import { approveJoinRequestResponse, listJoinRequestsResponse } from './identity-schemas.js';
+import { callerOf } from '../auth/caller.js';
 
 const params = {
   type: 'object',
@@ -24,7 +25,7 @@ export async function joinRequestRoutes(
       identity,
       'ListJoinRequests',
       { tenantId: '' },
-      { authorization: request.auth!.authorization },
+      { authorization: callerOf(request).authorization },
     );
     return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
   });
@@ -37,7 +38,7 @@ export async function joinRequestRoutes(
         identity,
         'ApproveJoinRequest',
         { tenantId: '', id: request.params.id },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(approved);
     },

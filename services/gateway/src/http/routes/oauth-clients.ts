@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
 import { createClientResponse, listClientsResponse, rotateClientResponse } from './identity-schemas.js';
+import { callerOf } from '../auth/caller.js';
 
 const createBody = {
   type: 'object',
@@ -55,7 +56,7 @@ export async function oauthClientRoutes(
         identity,
         'CreateOAuthClient',
         { name: request.body.name, scopes: request.body.scopes, tenantId: '' },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       void reply.header('cache-control', 'no-store');
       return reply
@@ -69,7 +70,7 @@ export async function oauthClientRoutes(
       identity,
       'ListOAuthClients',
       { tenantId: '' },
-      { authorization: request.auth!.authorization },
+      { authorization: callerOf(request).authorization },
     );
     return ok({ clients: listed.clients.map(clientJson) });
   });
@@ -82,7 +83,7 @@ export async function oauthClientRoutes(
         identity,
         'DeleteOAuthClient',
         { clientId: request.params.clientId, tenantId: '' },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return reply.status(204).send();
     },
@@ -96,7 +97,7 @@ export async function oauthClientRoutes(
         identity,
         'RotateOAuthClientSecret',
         { clientId: request.params.clientId, tenantId: '' },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       void reply.header('cache-control', 'no-store');
       return ok({

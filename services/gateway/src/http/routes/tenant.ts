@@ -2,6 +2,7 @@ import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { envelopeSchema, ok } from '../envelope.js';
+import { callerOf } from '../auth/caller.js';
 
 const tenantSchema = {
   type: 'object',
@@ -24,7 +25,7 @@ export async function tenantRoutes(
 ): Promise<void> {
   const { clients } = options;
   app.get('/tenant', { schema: { response: { 200: envelopeSchema(tenantSchema) } } }, async (request) => {
-    const settings = { authorization: request.auth!.authorization };
+    const settings = { authorization: callerOf(request).authorization };
     const [tenant, tier] = await Promise.all([
       unaryCall(clients.identity, 'GetTenant', {}, settings),
       unaryCall(clients.entitlements, 'GetTier', {}, settings),
