@@ -3,12 +3,7 @@ import type { RateLimiter } from '@tap/ratelimit';
 import { redactUrl, requestLogSerializer } from '@tap/telemetry';
 import type { Readiness } from '@tap/runtime';
 import type { TokenVerifier } from '@tap/tokens';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type RouteOptions,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ApiRequestCountReader } from './api-request-counts.js';
 import type { ServiceClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
@@ -16,6 +11,7 @@ import { acceptEmptyJsonBodies } from './http/json-body.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { apiAuthenticationPlugin } from './http/plugins/api-authentication.js';
 import { toHttpError } from './http/errors/map-error.js';
+import { sendHttpError } from './http/errors/send-http-error.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
 import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
@@ -79,8 +75,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // Without this the router answers a bad URL or an over-long path parameter itself, in
     // Fastify's own body (and 414), before any error handler runs.
     frameworkErrors: (error, _request, reply) => {
-      const mapped = toHttpError(error);
-      void (reply as FastifyReply).status(mapped.status).send(mapped.body);
+      void sendHttpError(reply, toHttpError(error));
     },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);

@@ -11,7 +11,8 @@ import {
   requestCookies,
   SESSION_COOKIE,
 } from '../browser/session-cookies.js';
-import { generalError, invalidToken } from '../errors/http-error.js';
+import { gatewayError } from '../errors/catalogue.js';
+import { invalidToken } from '../errors/http-error.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 
 declare module 'fastify' {
@@ -92,10 +93,7 @@ async function authenticate(
     const cookies = requestCookies(request);
     token = cookies.get(SESSION_COOKIE);
     if (token && !isSafeMethod(request.method) && !csrfHeaderMatches(request, cookies))
-      return sendHttpError(
-        reply,
-        generalError(403, 'CSRF_TOKEN_INVALID', 'The X-CSRF-Token header does not match the session'),
-      );
+      return sendHttpError(reply, gatewayError('CSRF_TOKEN_INVALID'));
   }
   if (!token) return sendHttpError(reply, invalidToken('A bearer token is required'));
   let claims: AccessClaims;

@@ -5,7 +5,8 @@ import fp from 'fastify-plugin';
 import { apiQuotaRules } from '../../quota/api-quota-rules.js';
 import type { QuotaSource } from '../../quota/tier-quota-source.js';
 import { callerIfAuthenticated } from '../auth/caller.js';
-import { generalError } from '../errors/http-error.js';
+import { gatewayError, rateLimitExceeded } from '../errors/catalogue.js';
+import { sendHttpError } from '../errors/send-http-error.js';
 
 /**
  * API request quotas per tier. What counts as an "API request" (docs/rate-limiting.md): every
@@ -28,19 +29,13 @@ export const apiQuotaPlugin = fp(
       const quota = await options.quotas.quota(auth.claims.tenantId, auth.authorization);
       if (quota.perDay <= 0 || quota.perMinute <= 0) {
         const upgradeContext = await options.upgradeContext(auth.authorization);
-        const refused = generalError(403, 'API_ACCESS_NOT_IN_TIER', 'Your plan does not include API access', {
-          upgradeContext,
-        });
-        return reply.status(refused.status).send(refused.body);
+        return sendHttpError(reply, gatewayError('API_ACCESS_NOT_IN_TIER', { details: { upgradeContext } }));
       }
       const decision = await options.limiter.consume(`tenant:${auth.claims.tenantId}`, apiQuotaRules(quota));
       for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
       if (decision.allowed) return undefined;
-      return reply.status(429).send({
-        error: 'RATE_LIMIT_EXCEEDED',
-        message: `Too many API requests for your plan (${decision.policy}); retry in ${decision.retryAfter} s`,
-        retryAfter: decision.retryAfter,
-      });
+      const message = `Too many API requests for your plan (${decision.policy}); retry in ${decision.retryAfter} s`;
+      return sendHttpError(reply, rateLimitExceeded(message, decision.retryAfter));
     });
   },
   { name: 'api-quota' },

@@ -7,8 +7,9 @@ import { allowMagicLinkForAccount } from '../auth/login-throttle.js';
 import { cookieSessionUser } from '../browser/cookie-user.js';
 import { enforceOriginAllowlist } from '../browser/origin-allowlist.js';
 import { newCsrfToken, setSessionCookies } from '../browser/session-cookies.js';
-import { useV2Errors } from '../browser/v2-errors.js';
-import { generalError } from '../errors/http-error.js';
+import { gatewayError } from '../errors/catalogue.js';
+import { sendHttpError } from '../errors/send-http-error.js';
+import { useErrorStyle } from '../plugins/error-handler.js';
 import type { AuthV2Options } from './auth-v2.js';
 import { messageResponse, redeemResponse } from './identity-schemas.js';
 
@@ -37,7 +38,7 @@ const redeemBody = {
   properties: { token: { type: 'string', minLength: 1, maxLength: 256 } },
 };
 
-const invalidOrExpired = () => generalError(400, 'INVALID_OR_EXPIRED', 'The link is invalid or has expired');
+const invalidOrExpired = () => gatewayError('INVALID_OR_EXPIRED');
 
 /**
  * Magic links: request (sign-in), signup (passwordless sign-up intent) and redeem. Identity
@@ -46,7 +47,7 @@ const invalidOrExpired = () => generalError(400, 'INVALID_OR_EXPIRED', 'The link
  */
 export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV2Options): Promise<void> {
   const { clients, limiter, browser } = options;
-  useV2Errors(app);
+  useErrorStyle(app, 'v2');
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', enforceOriginAllowlist(browser.allowedOrigins));
 
@@ -77,10 +78,7 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
     { schema: { body: redeemBody, response: redeemResponse } },
     async (request, reply) => {
       // The token travels in the JSON body only; one in the URL (logs, Referer) is refused unread.
-      if (Object.hasOwn(request.query ?? {}, 'token')) {
-        const refused = invalidOrExpired();
-        return reply.status(refused.status).send(refused.body);
-      }
+      if (Object.hasOwn(request.query ?? {}, 'token')) return sendHttpError(reply, invalidOrExpired());
       await enforceAddressLimit(limiter, 'redeem', request.ip, reply);
       const redeemed = await unaryCall(clients.identity, 'RedeemMagicLink', { token: request.body.token });
       if (redeemed.outcome === 'PENDING_APPROVAL') {

@@ -18,9 +18,11 @@ import {
   SESSION_COOKIE,
   setSessionCookies,
 } from '../browser/session-cookies.js';
-import { useV2Errors } from '../browser/v2-errors.js';
 import { ok } from '../envelope.js';
-import { generalError } from '../errors/http-error.js';
+import { gatewayError } from '../errors/catalogue.js';
+import type { HttpError } from '../errors/http-error.js';
+import { sendHttpError } from '../errors/send-http-error.js';
+import { useErrorStyle } from '../plugins/error-handler.js';
 import { browserLoginResponse } from './identity-schemas.js';
 
 /** What the browser surface needs from configuration (docs/browser-sessions.md). */
@@ -44,8 +46,7 @@ const loginBody = {
   },
 };
 
-const csrfRefused = () =>
-  generalError(403, 'CSRF_TOKEN_INVALID', 'The X-CSRF-Token header does not match the session');
+const csrfRefused = () => gatewayError('CSRF_TOKEN_INVALID');
 
 /**
  * Cookie sessions (spec "Cookie sessions"): `POST /auth/v2/login`, `/refresh`, `/logout`. Every
@@ -55,12 +56,11 @@ const csrfRefused = () =>
 export async function authV2Routes(app: FastifyInstance, options: AuthV2Options): Promise<void> {
   const { clients, limiter, browser } = options;
   const cookieSettings = { domain: browser.cookieDomain };
-  useV2Errors(app);
+  useErrorStyle(app, 'v2');
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', enforceOriginAllowlist(browser.allowedOrigins));
 
-  const refuse = (reply: FastifyReply, error: ReturnType<typeof generalError>) =>
-    reply.status(error.status).send(error.body);
+  const refuse = (reply: FastifyReply, error: HttpError) => sendHttpError(reply, error);
 
   app.post<{ Body: { email: string; password: string } }>(
     '/auth/v2/login',
@@ -86,8 +86,7 @@ export async function authV2Routes(app: FastifyInstance, options: AuthV2Options)
     const cookies = requestCookies(request);
     const refreshToken = cookies.get(REFRESH_COOKIE);
     if (!refreshToken) {
-      const missing = generalError(401, 'REFRESH_TOKEN_INVALID', 'There is no session to refresh');
-      return refuse(reply, missing);
+      return refuse(reply, gatewayError('REFRESH_TOKEN_INVALID'));
     }
     if (!csrfHeaderMatches(request, cookies)) return refuse(reply, csrfRefused());
     await enforceAddressLimit(limiter, 'refresh', request.ip, reply);
