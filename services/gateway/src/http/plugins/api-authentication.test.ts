@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createRateLimitRedis } from '@tap/ratelimit';
 import { infraUrls, testNamespace } from '@tap/testkit';
@@ -27,6 +28,8 @@ let signer: TokenSigner;
 let verifier: TokenVerifier;
 
 beforeAll(async () => {
+  // The client queues nothing while it connects (fail-fast, as in production): wait for it.
+  if (redis.status !== 'ready') await once(redis, 'ready');
   const key = await generateSigningKey();
   signer = createTokenSigner({ kid: key.kid, privateKey: await importPrivateKey(key.privateJwk), ...TOKENS });
   verifier = createTokenVerifier({ ...TOKENS, fetchJwks: async () => ({ keys: [key.publicJwk] }) });

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { apiQuotaRules } from '../../quota/api-quota-rules.js';
 import type { QuotaSource } from '../../quota/tier-quota-source.js';
 import { callerIfAuthenticated } from '../auth/caller.js';
+import { consumeLimit } from '../auth/limit-decisions.js';
 import { gatewayError, rateLimitExceeded } from '../errors/catalogue.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 
@@ -31,7 +32,12 @@ export const apiQuotaPlugin = fp(
         const upgradeContext = await options.upgradeContext(auth.authorization);
         return sendHttpError(reply, gatewayError('API_ACCESS_NOT_IN_TIER', { details: { upgradeContext } }));
       }
-      const decision = await options.limiter.consume(`tenant:${auth.claims.tenantId}`, apiQuotaRules(quota));
+      const decision = await consumeLimit(
+        request,
+        options.limiter,
+        `tenant:${auth.claims.tenantId}`,
+        apiQuotaRules(quota),
+      );
       for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
       if (decision.allowed) return undefined;
       const message = `Too many API requests for your plan (${decision.policy}); retry in ${decision.retryAfter} s`;

@@ -56,7 +56,7 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
     { schema: { body: requestBody, response: messageResponse } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
-      if (await allowMagicLinkForAccount(limiter, request.body.email))
+      if (await allowMagicLinkForAccount(request, limiter, request.body.email))
         await unaryCall(clients.identity, 'RequestMagicLink', { email: request.body.email });
       return { success: true, message: MAGIC_LINK_SENT };
     },
@@ -67,7 +67,7 @@ export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV
     { schema: { body: signupBody, response: messageResponse } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
-      if (await allowMagicLinkForAccount(limiter, request.body.email))
+      if (await allowMagicLinkForAccount(request, limiter, request.body.email))
         await unaryCall(clients.identity, 'StartSignup', request.body);
       return { success: true, message: SIGNUP_LINK_SENT };
     },
