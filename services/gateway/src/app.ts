@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { RateLimiter } from '@tap/ratelimit';
 import { redactUrl, requestLogSerializer } from '@tap/telemetry';
@@ -89,6 +90,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   await app.register(otel.plugin());
   acceptEmptyJsonBodies(app);
+  // Cookies parsed once per request that has any (the browser surface), written at onSend.
+  await app.register(fastifyCookie);
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
   // Before every route: the document is built from the routes registered after it.

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { isRemoteCallError } from '@tap/grpc-kit';
 import { MAX_UNITS, type LimitRule, type RateLimitDecision, type RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { serializeCookie } from '../browser/cookies.js';
+import { setCookie } from '../browser/cookies.js';
 import { REFRESH_COOKIE_PATH, requestCookies } from '../browser/session-cookies.js';
 import { clientAddressKey, clientNetworkKey } from './client-address.js';
 import { limitExceeded, setLimitHeaders } from './limit-answer.js';
@@ -161,16 +161,13 @@ async function remember(
   if (device && deviceSource === undefined) {
     const value = randomBytes(32).toString('base64url');
     deviceSource = `d:${sha256('login-device', value)}`;
-    void reply.header(
-      'set-cookie',
-      serializeCookie(DEVICE_COOKIE, value, {
-        httpOnly: true,
-        sameSite: 'Strict',
-        path: REFRESH_COOKIE_PATH,
-        maxAge: DEVICE_MAX_AGE_S,
-        domain: device.cookieDomain,
-      }),
-    );
+    setCookie(reply, DEVICE_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: REFRESH_COOKIE_PATH,
+      maxAge: DEVICE_MAX_AGE_S,
+      domain: device.cookieDomain,
+    });
   }
   for (const source of [sources.address, deviceSource]) {
     if (source !== undefined)
