@@ -1,17 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
 import { adoptionStateJson, successPlanJson } from './adoption-json.js';
-import { createPlanBody, renewPlanBody } from './adoption-request-schemas.js';
+import { CreatePlanBody, RenewPlanBody } from './adoption-request-schemas.js';
 import { createPlanResponse, getPlanResponse, stateResponse } from './adoption-response-schemas.js';
 import { callerOf } from '../auth/caller.js';
-
-interface CreatePlanBody {
-  title: string;
-  targetDate: string;
-  objectives: { label: string; milestoneKeys: string[]; met?: boolean }[];
-}
 
 /**
  * Success-plan endpoints, registered by adoptionRoutes; the route table authenticates them. Create
@@ -19,9 +14,10 @@ interface CreatePlanBody {
  * rule are the adoption service's (403 ROLE_FORBIDDEN, 409 PLAN_ALREADY_ACTIVE).
  */
 export async function adoptionPlanRoutes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { adoption } = options.clients;
 
   app.get('/tenant/adoption/success-plan', { schema: { response: getPlanResponse } }, async (request) => {
@@ -34,9 +30,9 @@ export async function adoptionPlanRoutes(
     return ok(view.plan ? successPlanJson(view.plan) : null);
   });
 
-  app.post<{ Body: CreatePlanBody }>(
+  app.post(
     '/tenant/adoption/success-plan',
-    { schema: { body: createPlanBody, response: createPlanResponse } },
+    { schema: { body: CreatePlanBody, response: createPlanResponse } },
     async (request, reply) => {
       const { title, targetDate, objectives } = request.body;
       const plan = await unaryCall(
@@ -54,9 +50,9 @@ export async function adoptionPlanRoutes(
     },
   );
 
-  app.post<{ Body: { fromPlanId: string; targetDate?: string } }>(
+  app.post(
     '/tenant/adoption/success-plan/renew',
-    { schema: { body: renewPlanBody, response: stateResponse } },
+    { schema: { body: RenewPlanBody, response: stateResponse } },
     async (request) => {
       const { fromPlanId, targetDate } = request.body;
       const state = await unaryCall(

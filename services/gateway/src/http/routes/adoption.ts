@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
@@ -10,7 +11,7 @@ import {
   riskSignalJson,
 } from './adoption-json.js';
 import { adoptionPlanRoutes } from './adoption-plans.js';
-import { completeBody, milestoneKeyParams, riskSignalsQuery } from './adoption-request-schemas.js';
+import { CompleteBody, MilestoneKeyParams, RiskSignalsQuery } from './adoption-request-schemas.js';
 import {
   coverageResponse,
   healthExplanationResponse,
@@ -27,9 +28,11 @@ import { callerOf } from '../auth/caller.js';
  * (http/auth/route-table.ts): reads any token of the tenant, writes an OWNER or ADMIN.
  */
 export async function adoptionRoutes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
+  // Request types come from the TypeBox schemas (adoption-request-schemas.ts).
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { adoption } = options.clients;
 
   app.get('/tenant/adoption/state', { schema: { response: stateResponse } }, async (request) => {
@@ -42,9 +45,9 @@ export async function adoptionRoutes(
     return ok(adoptionStateJson(state));
   });
 
-  app.post<{ Params: { key: string }; Body: { evidenceRef?: string; expectedVersion?: number } | null }>(
+  app.post(
     '/tenant/adoption/milestones/:key/complete',
-    { schema: { params: milestoneKeyParams, body: completeBody, response: stateResponse } },
+    { schema: { params: MilestoneKeyParams, body: CompleteBody, response: stateResponse } },
     async (request) => {
       const body = request.body ?? {};
       const state = await unaryCall(
@@ -85,9 +88,9 @@ export async function adoptionRoutes(
     return ok({ cells: coverage.cells.map(coverageCellJson) });
   });
 
-  app.get<{ Querystring: { limit?: string } }>(
+  app.get(
     '/tenant/adoption/risk-signals',
-    { schema: { querystring: riskSignalsQuery, response: riskSignalsResponse } },
+    { schema: { querystring: RiskSignalsQuery, response: riskSignalsResponse } },
     async (request) => {
       const { limit } = request.query;
       const list = await unaryCall(
