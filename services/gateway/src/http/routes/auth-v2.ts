@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { GrpcStatus, isRemoteCallError, unaryCall } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -23,6 +24,7 @@ import { gatewayError } from '../errors/catalogue.js';
 import type { HttpError } from '../errors/http-error.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 import { useErrorStyle } from '../plugins/error-handler.js';
+import { LoginBody } from './identity-request-schemas.js';
 import { browserLoginResponse } from './identity-schemas.js';
 
 /** What the browser surface needs from configuration (docs/browser-sessions.md). */
@@ -37,15 +39,6 @@ export interface AuthV2Options {
   readonly browser: BrowserSessionSettings;
 }
 
-const loginBody = {
-  type: 'object',
-  required: ['email', 'password'],
-  properties: {
-    email: { type: 'string', minLength: 1, maxLength: 320 },
-    password: { type: 'string', minLength: 1, maxLength: 1024 },
-  },
-};
-
 const csrfRefused = () => gatewayError('CSRF_TOKEN_INVALID');
 
 /**
@@ -53,18 +46,21 @@ const csrfRefused = () => gatewayError('CSRF_TOKEN_INVALID');
  * route is behind the Origin/Referer allowlist; refresh and logout, being authenticated by the
  * cookies, also need the double-submit CSRF header.
  */
-export async function authV2Routes(app: FastifyInstance, options: AuthV2Options): Promise<void> {
+export async function authV2Routes(instance: FastifyInstance, options: AuthV2Options): Promise<void> {
+  // Request and reply types come from the TypeBox schemas (identity-request-schemas.ts,
+  // identity-schemas.ts).
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { clients, limiter, browser } = options;
   const cookieSettings = { domain: browser.cookieDomain };
-  useErrorStyle(app, 'v2');
+  useErrorStyle(instance, 'v2');
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', enforceOriginAllowlist(browser.allowedOrigins));
 
   const refuse = (reply: FastifyReply, error: HttpError) => sendHttpError(reply, error);
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/auth/v2/login',
-    { schema: { body: loginBody, response: browserLoginResponse } },
+    { schema: { body: LoginBody, response: browserLoginResponse } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
       const { email, password } = request.body;
