@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Envelope, MapOf, Nullable } from '../typebox.js';
+import { UpgradeContext } from './upgrade-context-schema.js';
 
 /*
  * Response schemas of the adoption endpoints, in TypeBox: the spec's resource shapes, so Fastify
@@ -7,18 +8,6 @@ import { Envelope, MapOf, Nullable } from '../typebox.js';
  * them and the handlers' answers are type-checked against them.
  */
 
-const TierRef = Type.Object({ code: Type.String(), name: Type.String() });
-
-const UpgradeContext = Type.Object({
-  capability: Type.String(),
-  frictionType: Type.String(),
-  upgradeAvailable: Type.Boolean(),
-  currentTier: TierRef,
-  targetTier: Type.Optional(TierRef),
-  headline: Type.String(),
-  featureHighlights: Type.Array(Type.String()),
-  cta: Type.String(),
-});
 const NullableUpgradeContext = Type.Union([Type.Null(), UpgradeContext]);
 
 const milestoneProperties = {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Envelope, MapOf, Nullable } from '../typebox.js';
+import { TierRef, UpgradeContext } from './upgrade-context-schema.js';
 
 /*
  * Request and response schemas of the entitlement endpoints, in TypeBox: one declaration gives
@@ -10,7 +11,6 @@ import { Envelope, MapOf, Nullable } from '../typebox.js';
  */
 
 const Key = Type.String({ minLength: 1, maxLength: 64 });
-const TierRef = Type.Object({ code: Type.String(), name: Type.String() });
 
 export const CanBody = Type.Object(
   {
@@ -54,17 +54,6 @@ const CanDecision = Type.Object({
       available: Type.Integer(),
     }),
   ),
-});
-
-const UpgradeContext = Type.Object({
-  capability: Type.String(),
-  frictionType: Type.String(),
-  upgradeAvailable: Type.Boolean(),
-  currentTier: TierRef,
-  targetTier: Type.Optional(TierRef),
-  headline: Type.String(),
-  featureHighlights: Type.Array(Type.String()),
-  cta: Type.String(),
 });
 
 export const usageResponse = { 200: Envelope(UsageReport) };
