@@ -1,24 +1,20 @@
+import fastifyCookie from '@fastify/cookie';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { RateLimiter } from '@tap/ratelimit';
 import { redactUrl, requestLogSerializer } from '@tap/telemetry';
 import type { Readiness } from '@tap/runtime';
 import type { TokenVerifier } from '@tap/tokens';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type RouteOptions,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ApiRequestCountReader } from './api-request-counts.js';
 import type { ServiceClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { acceptEmptyJsonBodies } from './http/json-body.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
-import { authenticatePlugin } from './http/plugins/authenticate.js';
+import { apiAuthenticationPlugin } from './http/plugins/api-authentication.js';
 import { toHttpError } from './http/errors/map-error.js';
+import { sendHttpError } from './http/errors/send-http-error.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
-import { routeTablePlugin } from './http/plugins/route-table.js';
 import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
 import { apiReferenceRoutes } from './http/docs/api-reference-routes.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
@@ -30,7 +26,8 @@ import { identityEdgeRoutes } from './http/routes/identity-edge.js';
 import { tenantRoutes } from './http/routes/tenant.js';
 import type { SessionRevocations } from './session-revocations.js';
 import type { SsoStateStore } from './sso-states.js';
-import { apiAccessUpgradeContext, limiterRequestCounts } from './quota/api-quota-wiring.js';
+import { apiAccessUpgradeContext } from './http/plugins/api-access-upgrade-context.js';
+import { limiterRequestCounts } from './quota/limiter-request-counts.js';
 import type { QuotaSource } from './quota/tier-quota-source.js';
 
 export const API_PREFIX = '/api/v1';
@@ -47,12 +44,15 @@ export interface GatewayDeps {
   /** API quotas per tier (docs/rate-limiting.md); without them nothing is metered (tests of other parts). */
   readonly quotas?: { readonly limiter: RateLimiter; readonly source: QuotaSource };
   /**
-   * Identity's edge: the revocation list every bearer request is checked against, and the
-   * limiter of the token endpoints (which are only served with it). main.ts always passes it;
-   * test beds of other routes may leave it out.
+   * The revocation list every authenticated request is checked against (logout takes effect at
+   * once). Required: there is no way to build a gateway that skips it.
+   */
+  readonly revocations: SessionRevocations;
+  /**
+   * Identity's edge: the limiter of the token endpoints (which are only served with it). main.ts
+   * always passes it; test beds of other routes may leave it out.
    */
   readonly auth?: {
-    readonly revocations: SessionRevocations;
     readonly limiter: RateLimiter;
     /** Single-use SSO state (docs/browser-sessions.md); SSO is off without it. */
     readonly ssoStates?: SsoStateStore;
@@ -78,8 +78,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // Without this the router answers a bad URL or an over-long path parameter itself, in
     // Fastify's own body (and 414), before any error handler runs.
     frameworkErrors: (error, _request, reply) => {
-      const mapped = toHttpError(error);
-      void (reply as FastifyReply).status(mapped.status).send(mapped.body);
+      void sendHttpError(reply, toHttpError(error));
     },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
@@ -93,11 +92,10 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   await app.register(otel.plugin());
   acceptEmptyJsonBodies(app);
+  // Cookies parsed once per request that has any (the browser surface), written at onSend.
+  await app.register(fastifyCookie);
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
-  await app.register(authenticatePlugin, { verifier: deps.verifier, revocations: deps.auth?.revocations });
-  // Who may call each route under /api/v1: one table, applied as routes register (docs/security.md).
-  await app.register(routeTablePlugin, { prefix: API_PREFIX });
   // Before every route: the document is built from the routes registered after it.
   await app.register(openApiPlugin);
   await app.register(healthRoutes, { readiness: deps.readiness });
@@ -105,6 +103,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   if (deps.config.consoleDir) await app.register(consolePlugin, { root: deps.config.consoleDir });
   await app.register(
     async (api) => {
+      // Who may call each route under /api/v1: one table, applied as routes register, and one
+      // authentication hook for the whole scope (docs/security.md).
+      await api.register(apiAuthenticationPlugin, {
+        prefix: API_PREFIX,
+        verifier: deps.verifier,
+        revocations: deps.revocations,
+      });
       if (deps.quotas) {
         await api.register(apiQuotaPlugin, {
           limiter: deps.quotas.limiter,

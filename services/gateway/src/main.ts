@@ -2,15 +2,7 @@ import { loadConfigOrExit } from '@tap/config';
 import { createHealthChecker, setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
 import { installGracefulShutdown, installProcessPolicy, Readiness, startHealthServer } from '@tap/runtime';
 import { identityTokenVerifier } from '@tap/service-auth';
-import {
-  countLimiterDecisions,
-  createLogger,
-  initMetrics,
-  instrumentRedis,
-  metricsRoute,
-  rpcMetricsObserver,
-  startTelemetry,
-} from '@tap/telemetry';
+import { createLogger, initMetrics, metricsRoute, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
 import { buildApp } from './app.js';
@@ -19,6 +11,7 @@ import { closeGracefully } from './http/close-gracefully.js';
 import { createServiceClients } from './clients.js';
 import { tierQuotaSource } from './quota/tier-quota-source.js';
 import { redisSessionRevocations } from './session-revocations.js';
+import { observeRedisCommands } from './redis-command-metrics.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfigOrExit('gateway', () => loadConfig(process.env));
@@ -29,6 +22,9 @@ installProcessPolicy({ service: 'gateway', logger });
 // Prometheus: one registry for the process (GET /metrics), gRPC calls reported to it.
 initMetrics('gateway');
 setRpcObserver(rpcMetricsObserver);
+// Redis commands are timed from ioredis's own diagnostics channel; limit decisions are counted
+// by the HTTP metrics hook (http/plugins/metrics.ts). Nothing is wrapped.
+observeRedisCommands();
 const readiness = new Readiness();
 readiness.setLogger(logger);
 
@@ -46,16 +42,11 @@ const checkers = Object.entries(config.services).map(([name, address]) => {
 
 // The limiter's own Redis client: short timeouts and no resend of unanswered commands, so a
 // check is never charged twice and a Redis outage costs milliseconds, not the request.
-const redis = instrumentRedis(
-  createRateLimitRedis(config.redisUrl, { commandTimeout: config.rateLimitTimeoutMs }),
-);
+const redis = createRateLimitRedis(config.redisUrl, { commandTimeout: config.rateLimitTimeoutMs });
 // Not a readiness dependency: quotas fail open, so a Redis outage must not take every gateway
 // out of the load balancer.
 redis.on('error', () => undefined);
-// Decisions of the quotas and the auth-endpoint limits are counted by policy and outcome.
-const limiter = countLimiterDecisions(
-  createRateLimiter({ redis, keyPrefix: 'rl', timeoutMs: config.rateLimitTimeoutMs }),
-);
+const limiter = createRateLimiter({ redis, keyPrefix: 'rl', timeoutMs: config.rateLimitTimeoutMs });
 const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
 
 // The revocation list and SSO states fail closed (503) while Redis is away: a logged-out token
@@ -63,17 +54,15 @@ const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
 // limiter that gives up after 100 ms lets the request through, this check would refuse it, and a
 // Redis (or a node) busy for a moment must not turn into 503s. The token endpoints' limits use
 // the limiter's client.
-const authRedis = instrumentRedis(
-  createRateLimitRedis(config.redisUrl, { commandTimeout: config.revocationTimeoutMs }),
-);
+const authRedis = createRateLimitRedis(config.redisUrl, { commandTimeout: config.revocationTimeoutMs });
 authRedis.on('error', () => undefined);
+const revocations = redisSessionRevocations(authRedis, DEFAULT_REVOCATION_KEY_PREFIX);
 const auth = {
   limiter,
-  revocations: redisSessionRevocations(authRedis, DEFAULT_REVOCATION_KEY_PREFIX),
   ssoStates: redisSsoStateStore(authRedis, 'sso'),
 };
 
-const app = await buildApp({ config, clients, verifier, readiness, logger, quotas, auth });
+const app = await buildApp({ config, clients, verifier, readiness, logger, quotas, revocations, auth });
 await app.listen({ host: config.host, port: config.port });
 // Prometheus scrapes a port of its own: the API port faces the Internet, and route counts,
 // limiter decisions and latencies are nobody's business there (docs/operations.md, "Metrics").

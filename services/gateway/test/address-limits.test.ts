@@ -10,10 +10,14 @@ import type { FastifyReply } from 'fastify';
 import { addressSubject, enforceAddressLimit, type AddressLimit } from '../src/http/auth/address-limits.js';
 import { OAuthRequestError } from '../src/http/errors/oauth-request-error.js';
 
-/** The headers a route would send; enforceAddressLimit only sets headers on the reply. */
+/**
+ * The headers a route would send; enforceAddressLimit only sets headers on the reply (and keeps
+ * its decisions with the reply's request, for the metrics hook).
+ */
 function recordingReply(): { reply: FastifyReply; headers: Map<string, string> } {
   const headers = new Map<string, string>();
   const reply = {
+    request: {},
     header(name: string, value: string) {
       headers.set(name.toLowerCase(), value);
       return reply;

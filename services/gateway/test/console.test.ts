@@ -3,14 +3,16 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tlsFromPem } from '@tap/grpc-kit';
+import { createRateLimitRedis, type RateLimitRedis } from '@tap/ratelimit';
 import { Readiness } from '@tap/runtime';
 import { createLogger } from '@tap/telemetry';
-import { testIdentity } from '@tap/testkit';
+import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
 import { createTokenVerifier, generateSigningKey } from '@tap/tokens';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { createServiceClients, type ServiceClients } from '../src/clients.js';
 import { CONSOLE_CSP } from '../src/http/console/console-plugin.js';
+import { redisSessionRevocations } from '../src/session-revocations.js';
 
 const INDEX =
   '<!doctype html><title>console</title><script type="module" src="/console/assets/app-1a2b.js"></script>';
@@ -19,6 +21,7 @@ const OUTSIDE = 'file-content-outside-the-build';
 
 let dir: string;
 let clients: ServiceClients;
+let redis: RateLimitRedis;
 const apps: FastifyInstance[] = [];
 
 async function gatewayWith(consoleDir: string | undefined): Promise<FastifyInstance> {
@@ -31,6 +34,7 @@ async function gatewayWith(consoleDir: string | undefined): Promise<FastifyInsta
       audience: 'tap-api',
       fetchJwks: async () => ({ keys: [key.publicJwk] }),
     }),
+    revocations: redisSessionRevocations(redis, `${testNamespace('console')}:rev`),
     readiness: new Readiness(),
     logger: createLogger({ service: 'console-test', level: 'silent' }),
   });
@@ -44,6 +48,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'index.html'), INDEX);
   await writeFile(join(dir, 'assets', 'app-1a2b.js'), SCRIPT);
   await writeFile(join(tmpdir(), 'tap-console-outside.txt'), OUTSIDE);
+  redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 });
   // No service answers here: these routes never call one.
   clients = createServiceClients(
     { identity: '127.0.0.1:9', adoption: '127.0.0.1:9', entitlements: '127.0.0.1:9' },
@@ -54,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const app of apps) await app.close();
   clients?.close();
+  await redis?.quit();
   await rm(dir, { recursive: true, force: true });
 });
 

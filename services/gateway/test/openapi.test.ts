@@ -85,8 +85,8 @@ beforeAll(async () => {
     }),
     readiness: new Readiness(),
     logger: createLogger({ service: 'openapi-test', level: 'silent' }),
+    revocations: redisSessionRevocations(redis, `${namespace}:rev`),
     auth: {
-      revocations: redisSessionRevocations(redis, `${namespace}:rev`),
       limiter: createRateLimiter({ redis, keyPrefix: namespace }),
       ssoStates: redisSsoStateStore(redis, `${namespace}:sso`),
     },

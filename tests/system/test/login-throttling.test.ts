@@ -77,7 +77,7 @@ describe('login throttling per account and per network', () => {
     const first = await v2('192.0.2.50', owner.password);
     expect(first.status).toBe(200);
     const device = first.headers.getSetCookie().find((c) => c.startsWith('svc_device='));
-    expect(device).toMatch(/^svc_device=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/auth\/v2;.*HttpOnly/);
+    expect(device).toMatch(/^svc_device=[A-Za-z0-9_-]{43};.* Path=\/api\/v1\/auth\/v2;.*HttpOnly/);
     for (let i = 0; i < 10; i += 1) await login(owner, `guess ${i}`, attackerAddress(0x300 + i));
     expect((await v2('192.0.2.51', owner.password)).status).toBe(429);
     const cookie = device!.split(';')[0]!;

@@ -664,7 +664,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             id: string;
@@ -881,7 +881,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             companyId: string;
@@ -1150,7 +1150,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             companyId: string;
@@ -1455,7 +1455,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             companyId: string;
@@ -1784,7 +1784,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             cells: {
@@ -2008,7 +2008,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             signals: {
@@ -2233,7 +2233,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             companyId: string;
@@ -2467,7 +2467,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: null | {
                             id: string;
@@ -2719,7 +2719,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             id: string;
@@ -3010,7 +3010,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             companyId: string;
@@ -3315,7 +3315,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             tier: {
@@ -3567,7 +3567,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             allowed: boolean;
@@ -3843,7 +3843,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             capability: string;
@@ -4101,7 +4101,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         access_token: string;
-                        /** @enum {unknown} */
+                        /** @enum {string} */
                         token_type: "Bearer";
                         expires_in: number;
                         scope: string;
@@ -4273,7 +4273,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             accessToken: string;
@@ -4450,7 +4450,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             accessToken: string;
@@ -4776,7 +4776,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             user: {
@@ -5612,7 +5612,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         message: string;
                     };
@@ -5903,7 +5903,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         message: string;
                     };
@@ -6188,7 +6188,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         message: string;
                         data: {
@@ -6209,9 +6209,9 @@ export interface operations {
                             tenantProvisioned: boolean;
                         };
                     } | {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
-                        /** @enum {unknown} */
+                        /** @enum {string} */
                         status: "pending_approval";
                         message: string;
                     };
@@ -6675,7 +6675,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             requests: {
@@ -6900,7 +6900,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             id: string;
@@ -7172,7 +7172,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             clients: {
@@ -7408,7 +7408,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             clientId: string;
@@ -7943,7 +7943,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {boolean} */
                         success: true;
                         data: {
                             clientId: string;

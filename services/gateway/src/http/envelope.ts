@@ -3,11 +3,4 @@ export function ok<T>(data: T): { success: true; data: T } {
   return { success: true, data };
 }
 
-/** JSON Schema of the envelope around `data`, for response schemas. */
-export function envelopeSchema(data: object): object {
-  return {
-    type: 'object',
-    required: ['success', 'data'],
-    properties: { success: { const: true }, data },
-  };
-}
+// Its schema is `Envelope` (typebox.ts).

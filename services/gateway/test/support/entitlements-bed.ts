@@ -78,11 +78,13 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
   const revocationRedis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 });
   for (let waited = 0; revocationRedis.status !== 'ready' && waited < 10_000; waited += 20)
     await new Promise((resolve) => setTimeout(resolve, 20));
+  // The same list for entitlements and the gateway, as in production.
+  const revocations = redisSessionRevocations(revocationRedis, `${namespace}:revoked`);
   const service: EntitlementsApp = buildEntitlements({
     config: {},
     db,
     verifier,
-    revocations: redisSessionRevocations(revocationRedis, `${namespace}:revoked`),
+    revocations,
     tls: tlsFromPem(await testIdentity('entitlements')),
     logger,
   });
@@ -104,6 +106,7 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
     verifier,
     readiness: new Readiness(),
     logger,
+    revocations,
     ...(options.quotas
       ? {
           quotas: {

@@ -217,8 +217,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     verifier: createVerificationCache(verifier),
     readiness: new Readiness(),
     logger: options.gatewayLogger ?? logger,
+    revocations: redisSessionRevocations(redis, `${redisPrefix}revoked`),
     auth: {
-      revocations: redisSessionRevocations(redis, `${redisPrefix}revoked`),
       limiter: createRateLimiter({ redis, keyPrefix: `${redisPrefix}rl` }),
       ssoStates: redisSsoStateStore(redis, `${redisPrefix}sso`),
     },

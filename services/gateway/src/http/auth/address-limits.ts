@@ -3,6 +3,7 @@ import type { LimitRule, RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply } from 'fastify';
 import { clientAddressKey } from './client-address.js';
 import { limitExceeded, setLimitHeaders } from './limit-answer.js';
+import { consumeLimit } from './limit-decisions.js';
 
 const MINUTE_MS = 60_000;
 
@@ -66,9 +67,10 @@ export async function enforceAddressLimit(
 ): Promise<void> {
   const settings: { perAddress: readonly LimitRule[]; total?: readonly LimitRule[]; what: string } =
     ADDRESS_LIMITS[limit];
-  let decision = await limiter.consume(addressSubject(ip), settings.perAddress);
+  let decision = await consumeLimit(reply.request, limiter, addressSubject(ip), settings.perAddress);
   // The total is charged only for a request its address may make: one busy address cannot spend it.
-  if (decision.allowed && settings.total) decision = await limiter.consume(TOTAL_SUBJECT, settings.total);
+  if (decision.allowed && settings.total)
+    decision = await consumeLimit(reply.request, limiter, TOTAL_SUBJECT, settings.total);
   setLimitHeaders(reply, decision);
   if (!decision.allowed) throw limitExceeded(decision, settings.what);
 }

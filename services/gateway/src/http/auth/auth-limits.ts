@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LimitRule, RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply } from 'fastify';
 import { limitExceeded, setLimitHeaders } from './limit-answer.js';
+import { consumeLimit } from './limit-decisions.js';
 
 const MINUTE_MS = 60_000;
 
@@ -46,7 +47,7 @@ export async function enforceAuthLimit(
   subject: string,
   reply: FastifyReply,
 ): Promise<void> {
-  const decision = await limiter.consume(subject, AUTH_LIMITS[limit].rules);
+  const decision = await consumeLimit(reply.request, limiter, subject, AUTH_LIMITS[limit].rules);
   setLimitHeaders(reply, decision);
   if (!decision.allowed) throw limitExceeded(decision, AUTH_LIMITS[limit].what);
 }

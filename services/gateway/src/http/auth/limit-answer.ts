@@ -13,12 +13,7 @@ export function setLimitHeaders(reply: FastifyReply, decision: RateLimitDecision
  * its body (OAuth-style or `{ success: false, error }`).
  */
 export function limitExceeded(decision: RateLimitDecision, what: string): OAuthRequestError {
-  return new OAuthRequestError(
-    429,
-    'rate_limit_exceeded',
-    `Too many ${what}; retry in ${decision.retryAfter} s`,
-    {
-      'retry-after': String(decision.retryAfter),
-    },
-  );
+  return new OAuthRequestError('rate_limit_exceeded', `Too many ${what}; retry in ${decision.retryAfter} s`, {
+    'retry-after': String(decision.retryAfter),
+  });
 }

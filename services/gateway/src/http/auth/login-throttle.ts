@@ -2,10 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { isRemoteCallError } from '@tap/grpc-kit';
 import { MAX_UNITS, type LimitRule, type RateLimitDecision, type RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { serializeCookie } from '../browser/cookies.js';
+import { setCookie } from '../browser/cookies.js';
 import { REFRESH_COOKIE_PATH, requestCookies } from '../browser/session-cookies.js';
 import { clientAddressKey, clientNetworkKey } from './client-address.js';
 import { limitExceeded, setLimitHeaders } from './limit-answer.js';
+import { consumeLimit } from './limit-decisions.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -126,7 +127,7 @@ export async function throttledLogin<T>(
   const { limiter } = options;
   const network = clientNetworkKey(request.ip);
   if (network !== undefined) {
-    const decision = await limiter.consume(`net:${network}`, [LOGIN_THROTTLE.network]);
+    const decision = await consumeLimit(request, limiter, `net:${network}`, [LOGIN_THROTTLE.network]);
     if (!decision.allowed) throw refuse(reply, decision, 'login attempts from this network');
   }
   const account = accountSubject(options.email);
@@ -142,7 +143,7 @@ export async function throttledLogin<T>(
     // sign-ins never use up the budget. Concurrent guesses can overshoot by what is in flight,
     // and every one of those has paid the per-address limit first.
     if (isRemoteCallError(error) && error.reason === 'INVALID_CREDENTIALS')
-      await limiter.consume(bucket.subject, [bucket.rule]);
+      await consumeLimit(request, limiter, bucket.subject, [bucket.rule]);
     throw error;
   }
   await remember(limiter, reply, account, sources, options.device);
@@ -160,20 +161,17 @@ async function remember(
   if (device && deviceSource === undefined) {
     const value = randomBytes(32).toString('base64url');
     deviceSource = `d:${sha256('login-device', value)}`;
-    void reply.header(
-      'set-cookie',
-      serializeCookie(DEVICE_COOKIE, value, {
-        httpOnly: true,
-        sameSite: 'Strict',
-        path: REFRESH_COOKIE_PATH,
-        maxAge: DEVICE_MAX_AGE_S,
-        domain: device.cookieDomain,
-      }),
-    );
+    setCookie(reply, DEVICE_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: REFRESH_COOKIE_PATH,
+      maxAge: DEVICE_MAX_AGE_S,
+      domain: device.cookieDomain,
+    });
   }
   for (const source of [sources.address, deviceSource]) {
     if (source !== undefined)
-      await limiter.consume(`${account}:known:${source}`, [LOGIN_THROTTLE.remembered]);
+      await consumeLimit(reply.request, limiter, `${account}:known:${source}`, [LOGIN_THROTTLE.remembered]);
   }
 }
 
@@ -184,8 +182,12 @@ async function remember(
  * answer that differs by target, and the point of the limit is only to keep one inbox from
  * being flooded. Keyed on a hash of the e-mail whether or not an account has it.
  */
-export async function allowMagicLinkForAccount(limiter: RateLimiter, email: string): Promise<boolean> {
-  const decision = await limiter.consume(`${accountSubject(email)}:magic`, [
+export async function allowMagicLinkForAccount(
+  request: FastifyRequest,
+  limiter: RateLimiter,
+  email: string,
+): Promise<boolean> {
+  const decision = await consumeLimit(request, limiter, `${accountSubject(email)}:magic`, [
     LOGIN_THROTTLE.magicLinkPerAccount,
   ]);
   return decision.allowed;

@@ -1,5 +1,6 @@
 import type { AccessClaims } from '@tap/tokens';
-import { generalError, insufficientScope, type HttpError } from '../errors/http-error.js';
+import { gatewayError } from '../errors/catalogue.js';
+import { insufficientScope, type HttpError } from '../errors/http-error.js';
 
 /**
  * What a route asks of a verified token, set as route `config: { auth: { ... } }` and checked by
@@ -30,8 +31,9 @@ export function checkRequirement(
     return insufficientScope(requirement.scope ?? '', "This endpoint needs a signed-in user's token");
   }
   if (requirement.roles && !requirement.roles.includes(claims.role)) {
-    return generalError(403, 'ROLE_FORBIDDEN', `Only ${requirement.roles.join(' or ')} may do this`, {
-      role: claims.role,
+    return gatewayError('ROLE_FORBIDDEN', {
+      message: `Only ${requirement.roles.join(' or ')} may do this`,
+      details: { role: claims.role },
     });
   }
   if (requirement.scope && !claims.scopes.includes(requirement.scope))

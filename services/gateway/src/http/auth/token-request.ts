@@ -26,7 +26,7 @@ export interface ClientCredentialsRequest {
   readonly viaBasic: boolean;
 }
 
-const invalidRequest = (description: string) => new OAuthRequestError(400, 'invalid_request', description);
+const invalidRequest = (description: string) => new OAuthRequestError('invalid_request', description);
 
 /**
  * Parses `application/x-www-form-urlencoded`. RFC 6749 §3.2: a parameter sent more than once
@@ -59,7 +59,6 @@ export function parseTokenRequest(
   if (!grantType) throw invalidRequest('grant_type is required');
   if (grantType !== CLIENT_CREDENTIALS) {
     throw new OAuthRequestError(
-      400,
       'unsupported_grant_type',
       `Only the ${CLIENT_CREDENTIALS} grant is supported`,
     );

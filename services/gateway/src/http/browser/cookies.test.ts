@@ -1,43 +1,46 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseCookies, serializeCookie } from './cookies.js';
+import fastifyCookie from '@fastify/cookie';
+import Fastify from 'fastify';
+import { requestCookies, setCookie } from './cookies.js';
 
-describe('parseCookies', () => {
-  it('reads pairs, trims, unquotes, keeps the first of duplicates and skips malformed ones', () => {
-    const cookies = parseCookies(' a=1; b="two"; a=3; =x; c; d=has space; e=ok');
-    expect([...cookies]).toEqual([
-      ['a', '1'],
-      ['b', 'two'],
-      ['e', 'ok'],
+async function app() {
+  const server = Fastify();
+  await server.register(fastifyCookie);
+  server.get('/read', async (request) => Object.fromEntries(requestCookies(request)));
+  server.get('/write', async (_request, reply) => {
+    setCookie(reply, 'svc_session', 'abc.def', {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      maxAge: 900,
+      domain: 'example.com',
+    });
+    setCookie(reply, 'svc_csrf', '', { httpOnly: false, sameSite: 'strict', path: '/x', maxAge: 0 });
+    return {};
+  });
+  return server;
+}
+
+describe('cookies', () => {
+  it('reads the Cookie header, the first of duplicate names winning', async () => {
+    const server = await app();
+    const response = await server.inject({
+      method: 'GET',
+      url: '/read',
+      headers: { cookie: 'a=1; b=two; a=3' },
+    });
+    expect(response.json()).toEqual({ a: '1', b: 'two' });
+    expect((await server.inject({ method: 'GET', url: '/read' })).json()).toEqual({});
+    await server.close();
+  });
+
+  it('writes every cookie Secure with its path, lifetime, domain, HttpOnly and SameSite; Max-Age 0 deletes', async () => {
+    const server = await app();
+    const response = await server.inject({ method: 'GET', url: '/write' });
+    expect(response.headers['set-cookie']).toEqual([
+      'svc_session=abc.def; Max-Age=900; Domain=example.com; Path=/; HttpOnly; Secure; SameSite=Lax',
+      'svc_csrf=; Max-Age=0; Path=/x; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Secure; SameSite=Strict',
     ]);
-  });
-
-  it('is empty without a header', () => {
-    expect(parseCookies(undefined).size).toBe(0);
-  });
-});
-
-describe('serializeCookie', () => {
-  it('writes Path, Max-Age, Domain, HttpOnly, Secure and SameSite', () => {
-    expect(
-      serializeCookie('svc_session', 'abc.def', {
-        httpOnly: true,
-        sameSite: 'Lax',
-        path: '/',
-        maxAge: 900,
-        domain: 'example.com',
-      }),
-    ).toBe('svc_session=abc.def; Path=/; Max-Age=900; Domain=example.com; HttpOnly; Secure; SameSite=Lax');
-  });
-
-  it('deletes with Max-Age=0 and a past Expires', () => {
-    expect(serializeCookie('svc_csrf', '', { httpOnly: false, sameSite: 'Lax', path: '/', maxAge: 0 })).toBe(
-      'svc_csrf=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Secure; SameSite=Lax',
-    );
-  });
-
-  it('refuses values that would need encoding (no header injection)', () => {
-    expect(() =>
-      serializeCookie('a', 'x; Domain=evil', { httpOnly: true, sameSite: 'Strict', path: '/', maxAge: 1 }),
-    ).toThrow();
+    await server.close();
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { generalError } from '../errors/http-error.js';
+import { gatewayError } from '../errors/catalogue.js';
+import { sendHttpError } from '../errors/send-http-error.js';
 
 /**
  * The Origin/Referer allowlist of /auth/v2 (spec "Cookie sessions" 3). An `Origin` must be on
@@ -29,7 +30,6 @@ export function originSet(origins: readonly string[]): ReadonlySet<string> {
 export function enforceOriginAllowlist(allowlist: ReadonlySet<string>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (originAllowed(request, allowlist)) return undefined;
-    const refused = generalError(403, 'ORIGIN_NOT_ALLOWED', 'Requests from this origin are not allowed');
-    return reply.status(refused.status).send(refused.body);
+    return sendHttpError(reply, gatewayError('ORIGIN_NOT_ALLOWED'));
   };
 }

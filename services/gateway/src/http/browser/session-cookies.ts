@@ -1,6 +1,8 @@
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseCookies, serializeCookie, type CookieAttributes } from './cookies.js';
+import { requestCookies, setCookie, type CookieAttributes } from './cookies.js';
+
+export { requestCookies };
 
 /** The three cookies of a browser session (spec "Cookie sessions"; docs/browser-sessions.md). */
 export const SESSION_COOKIE = 'svc_session';
@@ -24,20 +26,20 @@ const attributes = (settings: CookieSettings) =>
   ({
     session: {
       httpOnly: true,
-      sameSite: 'Lax',
+      sameSite: 'lax',
       path: '/',
       maxAge: SESSION_MAX_AGE_S,
       domain: settings.domain,
     },
     refresh: {
       httpOnly: true,
-      sameSite: 'Strict',
+      sameSite: 'strict',
       path: REFRESH_COOKIE_PATH,
       maxAge: REFRESH_MAX_AGE_S,
       domain: settings.domain,
     },
     // Readable by the page's script, which echoes it in X-CSRF-Token (double submit).
-    csrf: { httpOnly: false, sameSite: 'Lax', path: '/', maxAge: REFRESH_MAX_AGE_S, domain: settings.domain },
+    csrf: { httpOnly: false, sameSite: 'lax', path: '/', maxAge: REFRESH_MAX_AGE_S, domain: settings.domain },
   }) satisfies Record<string, CookieAttributes>;
 
 /** A fresh double-submit token: 32 random bytes, base64url. */
@@ -52,27 +54,19 @@ export function setSessionCookies(
   tokens: { accessToken: string; refreshToken: string; csrfToken: string },
 ): void {
   const a = attributes(settings);
-  void reply.header('set-cookie', [
-    serializeCookie(SESSION_COOKIE, tokens.accessToken, a.session),
-    serializeCookie(REFRESH_COOKIE, tokens.refreshToken, a.refresh),
-    serializeCookie(CSRF_COOKIE, tokens.csrfToken, a.csrf),
-  ]);
+  setCookie(reply, SESSION_COOKIE, tokens.accessToken, a.session);
+  setCookie(reply, REFRESH_COOKIE, tokens.refreshToken, a.refresh);
+  setCookie(reply, CSRF_COOKIE, tokens.csrfToken, a.csrf);
   void reply.header('cache-control', 'no-store');
 }
 
 /** Deletes the three cookies (same names, paths and domain, Max-Age 0). */
 export function clearSessionCookies(reply: FastifyReply, settings: CookieSettings): void {
   const a = attributes(settings);
-  void reply.header('set-cookie', [
-    serializeCookie(SESSION_COOKIE, '', { ...a.session, maxAge: 0 }),
-    serializeCookie(REFRESH_COOKIE, '', { ...a.refresh, maxAge: 0 }),
-    serializeCookie(CSRF_COOKIE, '', { ...a.csrf, maxAge: 0 }),
-  ]);
+  setCookie(reply, SESSION_COOKIE, '', { ...a.session, maxAge: 0 });
+  setCookie(reply, REFRESH_COOKIE, '', { ...a.refresh, maxAge: 0 });
+  setCookie(reply, CSRF_COOKIE, '', { ...a.csrf, maxAge: 0 });
   void reply.header('cache-control', 'no-store');
-}
-
-export function requestCookies(request: FastifyRequest): ReadonlyMap<string, string> {
-  return parseCookies(request.headers.cookie);
 }
 
 /**

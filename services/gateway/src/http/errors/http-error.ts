@@ -1,7 +1,10 @@
+import { oauthError } from './catalogue.js';
+
 /**
  * An error as the gateway answers it. Two body shapes exist in the spec: the OAuth-style one
  * for authentication (`{ error, error_description }`) and the general one
- * (`{ success: false, error: { code, message, details? } }`); rate limits have a third.
+ * (`{ success: false, error: { code, message, details? } }`); rate limits have a third. Every
+ * one is built by the catalogue (catalogue.ts) and sent by `sendHttpError`.
  */
 export type HttpErrorBody =
   | { readonly error: string; readonly error_description: string }
@@ -17,26 +20,10 @@ export interface HttpError {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export function generalError(status: number, code: string, message: string, details?: unknown): HttpError {
-  return {
-    status,
-    body: { success: false, error: { code, message, ...(details === undefined ? {} : { details }) } },
-  };
-}
-
-export function oauthError(
-  status: number,
-  error: string,
-  description: string,
-  headers?: Record<string, string>,
-): HttpError {
-  return { status, body: { error, error_description: description }, ...(headers ? { headers } : {}) };
-}
-
 /** RFC 6750: a 401 from a bearer-protected resource names the scheme and the error. */
 export function invalidToken(description: string): HttpError {
-  return oauthError(401, 'invalid_token', description, {
-    'www-authenticate': `Bearer error="invalid_token", error_description="${description}"`,
+  return oauthError('invalid_token', description, {
+    headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` },
   });
 }
 
@@ -48,5 +35,5 @@ export function insufficientScope(
   const challenge = scope
     ? `Bearer error="insufficient_scope", scope="${scope}"`
     : 'Bearer error="insufficient_scope"';
-  return oauthError(403, 'insufficient_scope', description, { 'www-authenticate': challenge });
+  return oauthError('insufficient_scope', description, { headers: { 'www-authenticate': challenge } });
 }

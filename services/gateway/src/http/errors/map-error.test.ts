@@ -56,9 +56,7 @@ describe('the OAuth-style mapping of the token endpoints', () => {
       body: { error: 'server_error' },
     });
     expect(
-      toOAuthHttpError(
-        new OAuthRequestError(429, 'rate_limit_exceeded', 'slow down', { 'retry-after': '7' }),
-      ),
+      toOAuthHttpError(new OAuthRequestError('rate_limit_exceeded', 'slow down', { 'retry-after': '7' })),
     ).toEqual({
       status: 429,
       body: { error: 'rate_limit_exceeded', error_description: 'slow down' },

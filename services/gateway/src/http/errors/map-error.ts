@@ -1,6 +1,7 @@
 import { GrpcStatus, isDependencyUnavailable, isRemoteCallError, type RemoteCallError } from '@tap/grpc-kit';
 import type { FastifyError } from 'fastify';
-import { generalError, insufficientScope, invalidToken, oauthError, type HttpError } from './http-error.js';
+import { forwardedError, gatewayError, oauthError, type OAuthErrorCode } from './catalogue.js';
+import { insufficientScope, invalidToken, type HttpError } from './http-error.js';
 import { OAuthRequestError } from './oauth-request-error.js';
 
 /**
@@ -30,48 +31,44 @@ const STATUS_BY_GRPC: Partial<Record<GrpcStatus, number>> = {
 export function toHttpError(error: unknown): HttpError {
   if (isRemoteCallError(error)) return fromRemote(error);
   // The gateway's own dependencies (Redis for the revocation list): unavailable, not a bug.
-  if (isDependencyUnavailable(error))
-    return {
-      ...generalError(503, 'SERVICE_UNAVAILABLE', 'Try again shortly'),
-      headers: { 'retry-after': '1' },
-    };
+  if (isDependencyUnavailable(error)) return gatewayError('SERVICE_UNAVAILABLE');
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.validation) {
     const details = fastifyError.validation.map((v) => ({
       path: v.instancePath || v.params?.['missingProperty'] || '/',
       message: v.message,
     }));
-    return generalError(400, 'VALIDATION_FAILED', 'The request is not valid', details);
+    return gatewayError('VALIDATION_FAILED', { details });
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return generalError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send application/json');
+      return gatewayError('UNSUPPORTED_MEDIA_TYPE');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return generalError(413, 'BODY_TOO_LARGE', 'The request body is too large');
+      return gatewayError('BODY_TOO_LARGE');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return generalError(400, 'INVALID_JSON', 'The JSON body is empty');
+      return gatewayError('INVALID_JSON', { message: 'The JSON body is empty' });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return generalError(400, 'INVALID_REQUEST', 'Content-Length does not match the body');
+      return gatewayError('INVALID_REQUEST', { message: 'Content-Length does not match the body' });
     // The router's own refusals (Fastify's frameworkErrors): a path that does not decode, and a
     // path parameter longer than any id we issue (maxParamLength), which Fastify answers 414.
     case 'FST_ERR_BAD_URL':
-      return generalError(400, 'INVALID_URL', 'The path is not a valid URL');
+      return gatewayError('INVALID_URL');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return generalError(400, 'PATH_PARAMETER_TOO_LONG', 'A path parameter is longer than allowed');
+      return gatewayError('PATH_PARAMETER_TOO_LONG');
     default:
       break;
   }
   if (error instanceof SyntaxError || fastifyError.statusCode === 400) {
-    return generalError(400, 'INVALID_JSON', 'The body is not valid JSON');
+    return gatewayError('INVALID_JSON');
   }
   if (
     typeof fastifyError.statusCode === 'number' &&
     fastifyError.statusCode >= 400 &&
     fastifyError.statusCode < 500
   ) {
-    return generalError(fastifyError.statusCode, 'INVALID_REQUEST', 'The request could not be processed');
+    return gatewayError('INVALID_REQUEST', { status: fastifyError.statusCode });
   }
-  return generalError(500, 'INTERNAL', 'Something went wrong on our side');
+  return gatewayError('INTERNAL');
 }
 
 function fromRemote(error: RemoteCallError): HttpError {
@@ -82,23 +79,18 @@ function fromRemote(error: RemoteCallError): HttpError {
     return insufficientScope(typeof scope === 'string' ? scope : '');
   }
   const status = (error.reason && STATUS_BY_REASON[error.reason]) || STATUS_BY_GRPC[error.grpcStatus];
-  if (!status) return generalError(500, 'INTERNAL', 'Something went wrong on our side');
-  if (status === 503) {
-    return {
-      ...generalError(503, 'SERVICE_UNAVAILABLE', 'Try again shortly'),
-      headers: { 'retry-after': '1' },
-    };
-  }
-  return generalError(status, error.reason ?? 'ERROR', error.message, error.details);
+  if (!status) return gatewayError('INTERNAL');
+  if (status === 503) return gatewayError('SERVICE_UNAVAILABLE');
+  return forwardedError(status, error.reason, 'ERROR', error.message, error.details);
 }
 
 /** Identity's reasons on the public token endpoints, as the spec's OAuth-style errors. */
-const OAUTH_BY_REASON: Readonly<Record<string, { status: number; error: string }>> = {
+const OAUTH_BY_REASON: Readonly<Record<string, OAuthErrorCode>> = {
   // Login: unknown email, wrong password and inactive account are one answer (no enumeration).
-  INVALID_CREDENTIALS: { status: 401, error: 'invalid_client' },
-  CLIENT_AUTH_FAILED: { status: 401, error: 'invalid_client' },
-  REFRESH_TOKEN_INVALID: { status: 401, error: 'invalid_token' },
-  SCOPE_NOT_GRANTED: { status: 400, error: 'invalid_scope' },
+  INVALID_CREDENTIALS: 'invalid_client',
+  CLIENT_AUTH_FAILED: 'invalid_client',
+  REFRESH_TOKEN_INVALID: 'invalid_token',
+  SCOPE_NOT_GRANTED: 'invalid_scope',
 };
 
 /**
@@ -109,21 +101,19 @@ const OAUTH_BY_REASON: Readonly<Record<string, { status: number; error: string }
  */
 export function toOAuthHttpError(error: unknown): HttpError {
   if (error instanceof OAuthRequestError)
-    return oauthError(error.status, error.error, error.message, { ...error.headers });
+    return oauthError(error.error, error.message, { headers: { ...error.headers } });
   if (isRemoteCallError(error)) {
     const mapped = error.reason ? OAUTH_BY_REASON[error.reason] : undefined;
-    if (mapped) return oauthError(mapped.status, mapped.error, error.message);
-    if (error.grpcStatus === GrpcStatus.INVALID_ARGUMENT)
-      return oauthError(400, 'invalid_request', error.message);
+    if (mapped) return oauthError(mapped, error.message);
+    if (error.grpcStatus === GrpcStatus.INVALID_ARGUMENT) return oauthError('invalid_request', error.message);
   }
   if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return oauthError(400, 'invalid_request', 'This endpoint does not accept that Content-Type');
+    return oauthError('invalid_request', 'This endpoint does not accept that Content-Type');
   }
   const general = toHttpError(error);
   if (general.status === 401 || general.status === 403) return general;
-  if (general.status === 503)
-    return oauthError(503, 'temporarily_unavailable', 'Try again shortly', { 'retry-after': '1' });
-  if (general.status >= 500) return oauthError(500, 'server_error', 'Something went wrong on our side');
+  if (general.status === 503) return oauthError('temporarily_unavailable');
+  if (general.status >= 500) return oauthError('server_error');
   const body = general.body as { error: { message?: string; details?: unknown } };
   const details = Array.isArray(body.error.details)
     ? (body.error.details as { path: string; message?: string }[])
@@ -132,5 +122,6 @@ export function toOAuthHttpError(error: unknown): HttpError {
     details.length > 0
       ? details.map((d) => `${d.path} ${d.message ?? ''}`.trim()).join('; ')
       : (body.error.message ?? 'The request is malformed');
-  return oauthError(general.status === 413 ? 413 : 400, 'invalid_request', description);
+  // RFC 6749 names no status for an oversized body: 413 says what happened, any other problem is 400.
+  return oauthError('invalid_request', description, { status: general.status === 413 ? 413 : 400 });
 }

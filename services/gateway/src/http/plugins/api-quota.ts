@@ -1,24 +1,13 @@
-import type { LimitRule, RateLimiter } from '@tap/ratelimit';
+import type { RateLimiter } from '@tap/ratelimit';
 import { rateLimitHeaders } from '@tap/ratelimit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { apiQuotaRules } from '../../quota/api-quota-rules.js';
 import type { QuotaSource } from '../../quota/tier-quota-source.js';
-import { generalError } from '../errors/http-error.js';
-
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
-
-/**
- * The tier's two windows, checked and charged together in one Redis round trip. Tenant quotas
- * fail open: when Redis cannot answer, integrators keep working (abuse protection is the
- * auth-endpoint limits' job, and those fail closed).
- */
-export function apiQuotaRules(quota: { perMinute: number; perDay: number }): LimitRule[] {
-  return [
-    { name: 'api-per-minute', limit: quota.perMinute, windowMs: MINUTE_MS, onRedisDown: 'open' },
-    { name: 'api-per-day', limit: quota.perDay, windowMs: DAY_MS, onRedisDown: 'open' },
-  ];
-}
+import { callerIfAuthenticated } from '../auth/caller.js';
+import { consumeLimit } from '../auth/limit-decisions.js';
+import { gatewayError, rateLimitExceeded } from '../errors/catalogue.js';
+import { sendHttpError } from '../errors/send-http-error.js';
 
 /**
  * API request quotas per tier. What counts as an "API request" (docs/rate-limiting.md): every
@@ -36,24 +25,23 @@ export const apiQuotaPlugin = fp(
     },
   ) => {
     app.addHook('preHandler', async (request, reply) => {
-      const auth = request.auth;
+      const auth = callerIfAuthenticated(request);
       if (!auth || auth.claims.kind !== 'client') return undefined;
       const quota = await options.quotas.quota(auth.claims.tenantId, auth.authorization);
       if (quota.perDay <= 0 || quota.perMinute <= 0) {
         const upgradeContext = await options.upgradeContext(auth.authorization);
-        const refused = generalError(403, 'API_ACCESS_NOT_IN_TIER', 'Your plan does not include API access', {
-          upgradeContext,
-        });
-        return reply.status(refused.status).send(refused.body);
+        return sendHttpError(reply, gatewayError('API_ACCESS_NOT_IN_TIER', { details: { upgradeContext } }));
       }
-      const decision = await options.limiter.consume(`tenant:${auth.claims.tenantId}`, apiQuotaRules(quota));
+      const decision = await consumeLimit(
+        request,
+        options.limiter,
+        `tenant:${auth.claims.tenantId}`,
+        apiQuotaRules(quota),
+      );
       for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
       if (decision.allowed) return undefined;
-      return reply.status(429).send({
-        error: 'RATE_LIMIT_EXCEEDED',
-        message: `Too many API requests for your plan (${decision.policy}); retry in ${decision.retryAfter} s`,
-        retryAfter: decision.retryAfter,
-      });
+      const message = `Too many API requests for your plan (${decision.policy}); retry in ${decision.retryAfter} s`;
+      return sendHttpError(reply, rateLimitExceeded(message, decision.retryAfter));
     });
   },
   { name: 'api-quota' },

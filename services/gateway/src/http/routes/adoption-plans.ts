@@ -1,16 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
 import { adoptionStateJson, successPlanJson } from './adoption-json.js';
-import { createPlanBody, renewPlanBody } from './adoption-request-schemas.js';
+import { CreatePlanBody, RenewPlanBody } from './adoption-request-schemas.js';
 import { createPlanResponse, getPlanResponse, stateResponse } from './adoption-response-schemas.js';
-
-interface CreatePlanBody {
-  title: string;
-  targetDate: string;
-  objectives: { label: string; milestoneKeys: string[]; met?: boolean }[];
-}
+import { callerOf } from '../auth/caller.js';
 
 /**
  * Success-plan endpoints, registered by adoptionRoutes; the route table authenticates them. Create
@@ -18,9 +14,10 @@ interface CreatePlanBody {
  * rule are the adoption service's (403 ROLE_FORBIDDEN, 409 PLAN_ALREADY_ACTIVE).
  */
 export async function adoptionPlanRoutes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { adoption } = options.clients;
 
   app.get('/tenant/adoption/success-plan', { schema: { response: getPlanResponse } }, async (request) => {
@@ -28,14 +25,14 @@ export async function adoptionPlanRoutes(
       adoption,
       'GetSuccessPlan',
       {},
-      { authorization: request.auth!.authorization },
+      { authorization: callerOf(request).authorization },
     );
     return ok(view.plan ? successPlanJson(view.plan) : null);
   });
 
-  app.post<{ Body: CreatePlanBody }>(
+  app.post(
     '/tenant/adoption/success-plan',
-    { schema: { body: createPlanBody, response: createPlanResponse } },
+    { schema: { body: CreatePlanBody, response: createPlanResponse } },
     async (request, reply) => {
       const { title, targetDate, objectives } = request.body;
       const plan = await unaryCall(
@@ -47,22 +44,22 @@ export async function adoptionPlanRoutes(
           targetDate,
           objectives: objectives.map((o) => ({ label: o.label, milestoneKeys: o.milestoneKeys })),
         },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return reply.status(201).send(ok(successPlanJson(plan)));
     },
   );
 
-  app.post<{ Body: { fromPlanId: string; targetDate?: string } }>(
+  app.post(
     '/tenant/adoption/success-plan/renew',
-    { schema: { body: renewPlanBody, response: stateResponse } },
+    { schema: { body: RenewPlanBody, response: stateResponse } },
     async (request) => {
       const { fromPlanId, targetDate } = request.body;
       const state = await unaryCall(
         adoption,
         'RenewSuccessPlan',
         { fromPlanId, ...(targetDate === undefined ? {} : { targetDate }) },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(adoptionStateJson(state));
     },

@@ -1,62 +1,60 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../typebox.js';
+
 /*
- * Request schemas of the adoption endpoints. Requests are bounded here (sizes, types); rules
- * with their own codes (title length, objective count, unknown milestone keys, timestamps in
- * the future) are the adoption service's, so a caller gets PLAN_NO_OBJECTIVES rather than a
- * generic schema failure.
+ * Request schemas of the adoption endpoints, in TypeBox (validation, the document and the
+ * handlers' types from one declaration). Requests are bounded here (sizes, types); rules with
+ * their own codes (title length, objective count, unknown milestone keys, timestamps in the
+ * future) are the adoption service's, so a caller gets PLAN_NO_OBJECTIVES rather than a generic
+ * schema failure.
  */
 
 /** 1 to 200 (MAX_SIGNAL_LIMIT) as query text: no sign, no fraction, no leading zero. */
 export const SIGNAL_LIMIT_PATTERN = '^(?:[1-9]|[1-9][0-9]|1[0-9]{2}|200)$';
 
-export const milestoneKeyParams = {
-  type: 'object',
-  required: ['key'],
-  properties: { key: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' } },
-};
+export const MilestoneKeyParams = Type.Object({
+  key: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
+});
 
-export const completeBody = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  properties: {
-    evidenceRef: { type: 'string', maxLength: 500 },
-    expectedVersion: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-  },
-};
+/** An absent body (null) is a completion without evidence. */
+export const CompleteBody = Nullable(
+  Type.Object(
+    {
+      evidenceRef: Type.Optional(Type.String({ maxLength: 500 })),
+      expectedVersion: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    },
+    { additionalProperties: false },
+  ),
+);
 
-export const riskSignalsQuery = {
-  type: 'object',
-  properties: { limit: { type: 'string', pattern: SIGNAL_LIMIT_PATTERN } },
-};
+export const RiskSignalsQuery = Type.Object({
+  limit: Type.Optional(Type.String({ pattern: SIGNAL_LIMIT_PATTERN })),
+});
 
-const objectiveInput = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['label', 'milestoneKeys'],
-  properties: {
-    label: { type: 'string', maxLength: 1_000 },
-    milestoneKeys: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 100 } },
+const ObjectiveInput = Type.Object(
+  {
+    label: Type.String({ maxLength: 1_000 }),
+    milestoneKeys: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 }),
     // Accepted because the spec's request shape has it; ignored, `met` is always computed.
-    met: { type: 'boolean' },
+    met: Type.Optional(Type.Boolean()),
   },
-};
+  { additionalProperties: false },
+);
 
-export const createPlanBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title', 'targetDate', 'objectives'],
-  properties: {
-    title: { type: 'string', maxLength: 1_000 },
-    targetDate: { type: 'string', maxLength: 64 },
-    objectives: { type: 'array', maxItems: 100, items: objectiveInput },
+export const CreatePlanBody = Type.Object(
+  {
+    title: Type.String({ maxLength: 1_000 }),
+    targetDate: Type.String({ maxLength: 64 }),
+    objectives: Type.Array(ObjectiveInput, { maxItems: 100 }),
   },
-};
+  { additionalProperties: false },
+);
+export type CreatePlanBody = Static<typeof CreatePlanBody>;
 
-export const renewPlanBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['fromPlanId'],
-  properties: {
-    fromPlanId: { type: 'string', format: 'uuid' },
-    targetDate: { type: 'string', maxLength: 64 },
+export const RenewPlanBody = Type.Object(
+  {
+    fromPlanId: Type.String({ format: 'uuid' }),
+    targetDate: Type.Optional(Type.String({ maxLength: 64 })),
   },
-};
+  { additionalProperties: false },
+);

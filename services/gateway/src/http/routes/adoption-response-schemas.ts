@@ -1,212 +1,128 @@
-import { envelopeSchema } from '../envelope.js';
+import { Type } from '@sinclair/typebox';
+import { Envelope, MapOf, Nullable } from '../typebox.js';
+import { UpgradeContext } from './upgrade-context-schema.js';
 
 /*
- * Response schemas of the adoption endpoints: the spec's resource shapes, so Fastify serialises
- * exactly these fields (nullable where the spec says "or null").
+ * Response schemas of the adoption endpoints, in TypeBox: the spec's resource shapes, so Fastify
+ * serialises exactly these fields (nullable where the spec says "or null"), the document shows
+ * them and the handlers' answers are type-checked against them.
  */
 
-const STRING = { type: 'string' };
-const NULLABLE_STRING = { type: ['string', 'null'] };
-const TIER_REF = { type: 'object', required: ['code', 'name'], properties: { code: STRING, name: STRING } };
-
-const upgradeContext = {
-  type: 'object',
-  required: [
-    'capability',
-    'frictionType',
-    'upgradeAvailable',
-    'currentTier',
-    'headline',
-    'featureHighlights',
-    'cta',
-  ],
-  properties: {
-    capability: STRING,
-    frictionType: STRING,
-    upgradeAvailable: { type: 'boolean' },
-    currentTier: TIER_REF,
-    targetTier: TIER_REF,
-    headline: STRING,
-    featureHighlights: { type: 'array', items: STRING },
-    cta: STRING,
-  },
-};
-const nullableUpgradeContext = { anyOf: [{ type: 'null' }, upgradeContext] };
+const NullableUpgradeContext = Type.Union([Type.Null(), UpgradeContext]);
 
 const milestoneProperties = {
-  key: STRING,
-  chapter: { type: 'integer' },
-  internalStage: STRING,
-  status: STRING,
-  completionMode: STRING,
-  triggerEvent: STRING,
-  dependsOn: { type: 'array', items: STRING },
-  displayOrder: { type: 'integer' },
-  requiredCapability: NULLABLE_STRING,
-  paidTeaser: { type: 'boolean' },
-  lockedReasons: {
-    type: 'array',
-    items: { type: 'object', required: ['unmetDependencyKey'], properties: { unmetDependencyKey: STRING } },
-  },
-  completedAt: NULLABLE_STRING,
-  upgradeContext: nullableUpgradeContext,
+  key: Type.String(),
+  chapter: Type.Integer(),
+  internalStage: Type.String(),
+  status: Type.String(),
+  completionMode: Type.String(),
+  triggerEvent: Type.String(),
+  dependsOn: Type.Array(Type.String()),
+  displayOrder: Type.Integer(),
+  requiredCapability: Nullable(Type.String()),
+  paidTeaser: Type.Boolean(),
+  lockedReasons: Type.Array(Type.Object({ unmetDependencyKey: Type.String() })),
+  completedAt: Nullable(Type.String()),
+  upgradeContext: NullableUpgradeContext,
 };
-const milestone = {
-  type: 'object',
-  required: Object.keys(milestoneProperties),
-  properties: milestoneProperties,
-};
-const rankedMilestone = {
-  type: 'object',
-  required: [...Object.keys(milestoneProperties), 'unlocks', 'becauseOf'],
-  properties: { ...milestoneProperties, unlocks: { type: 'integer' }, becauseOf: STRING },
-};
+const Milestone = Type.Object(milestoneProperties);
+const RankedMilestone = Type.Object({
+  ...milestoneProperties,
+  unlocks: Type.Integer(),
+  becauseOf: Type.String(),
+});
 
-const stateProperties = {
-  companyId: STRING,
-  currentMaturityRung: STRING,
-  pathProfile: STRING,
-  healthScore: { type: ['integer', 'null'] },
-  healthBand: STRING,
-  networkDensity: { type: 'integer' },
-  lastRecomputedAt: STRING,
-  version: { type: 'integer' },
-  milestones: { type: 'array', items: milestone },
-};
 export const stateResponse = {
-  200: envelopeSchema({
-    type: 'object',
-    required: Object.keys(stateProperties),
-    properties: stateProperties,
-  }),
+  200: Envelope(
+    Type.Object({
+      companyId: Type.String(),
+      currentMaturityRung: Type.String(),
+      pathProfile: Type.String(),
+      healthScore: Nullable(Type.Integer()),
+      healthBand: Type.String(),
+      networkDensity: Type.Integer(),
+      lastRecomputedAt: Type.String(),
+      version: Type.Integer(),
+      milestones: Type.Array(Milestone),
+    }),
+  ),
 };
 
 export const nextBestActionResponse = {
-  200: envelopeSchema({
-    type: 'object',
-    required: [
-      'companyId',
-      'currentMaturityRung',
-      'nextBestAction',
-      'available',
-      'locked',
-      'nextUpgradePrompt',
-    ],
-    properties: {
-      companyId: STRING,
-      currentMaturityRung: STRING,
-      nextBestAction: { anyOf: [{ type: 'null' }, rankedMilestone] },
-      available: { type: 'array', items: milestone },
-      locked: { type: 'array', items: milestone },
-      nextUpgradePrompt: nullableUpgradeContext,
-    },
-  }),
+  200: Envelope(
+    Type.Object({
+      companyId: Type.String(),
+      currentMaturityRung: Type.String(),
+      nextBestAction: Type.Union([Type.Null(), RankedMilestone]),
+      available: Type.Array(Milestone),
+      locked: Type.Array(Milestone),
+      nextUpgradePrompt: NullableUpgradeContext,
+    }),
+  ),
 };
 
-const coverageCellProperties = {
-  key: STRING,
-  label: STRING,
-  capable: { type: 'boolean' },
-  achieved: { type: 'boolean' },
-  count: { type: 'integer' },
-  viewedCount: { type: 'integer' },
-};
-export const coverageResponse = {
-  200: envelopeSchema({
-    type: 'object',
-    required: ['cells'],
-    properties: {
-      cells: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: Object.keys(coverageCellProperties),
-          properties: coverageCellProperties,
-        },
-      },
-    },
-  }),
-};
+const CoverageCell = Type.Object({
+  key: Type.String(),
+  label: Type.String(),
+  capable: Type.Boolean(),
+  achieved: Type.Boolean(),
+  count: Type.Integer(),
+  viewedCount: Type.Integer(),
+});
+export const coverageResponse = { 200: Envelope(Type.Object({ cells: Type.Array(CoverageCell) })) };
 
-const signalProperties = {
-  id: STRING,
-  kind: STRING,
-  severity: STRING,
-  resolution: STRING,
-  escalatedToHuman: { type: 'boolean' },
-  subjectRef: { type: 'object', additionalProperties: STRING },
-  detectedAt: STRING,
-  resolvedAt: NULLABLE_STRING,
-};
-export const riskSignalsResponse = {
-  200: envelopeSchema({
-    type: 'object',
-    required: ['signals'],
-    properties: {
-      signals: {
-        type: 'array',
-        items: { type: 'object', required: Object.keys(signalProperties), properties: signalProperties },
-      },
-    },
-  }),
-};
+const RiskSignal = Type.Object({
+  id: Type.String(),
+  kind: Type.String(),
+  severity: Type.String(),
+  resolution: Type.String(),
+  escalatedToHuman: Type.Boolean(),
+  subjectRef: MapOf(Type.String()),
+  detectedAt: Type.String(),
+  resolvedAt: Nullable(Type.String()),
+});
+export const riskSignalsResponse = { 200: Envelope(Type.Object({ signals: Type.Array(RiskSignal) })) };
 
-const planProperties = {
-  id: STRING,
-  title: STRING,
-  targetDate: STRING,
-  status: STRING,
-  renewedFromId: NULLABLE_STRING,
-  objectives: {
-    type: 'array',
-    items: {
-      type: 'object',
-      required: ['label', 'milestoneKeys', 'met'],
-      properties: {
-        label: STRING,
-        milestoneKeys: { type: 'array', items: STRING },
-        met: { type: 'boolean' },
-      },
-    },
-  },
-  createdAt: STRING,
-  updatedAt: STRING,
-};
-const plan = { type: 'object', required: Object.keys(planProperties), properties: planProperties };
-export const getPlanResponse = { 200: envelopeSchema({ anyOf: [{ type: 'null' }, plan] }) };
-export const createPlanResponse = { 201: envelopeSchema(plan) };
+const Plan = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  targetDate: Type.String(),
+  status: Type.String(),
+  renewedFromId: Nullable(Type.String()),
+  objectives: Type.Array(
+    Type.Object({ label: Type.String(), milestoneKeys: Type.Array(Type.String()), met: Type.Boolean() }),
+  ),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export const getPlanResponse = { 200: Envelope(Type.Union([Type.Null(), Plan])) };
+export const createPlanResponse = { 201: Envelope(Plan) };
 
-const componentProperties = {
-  code: STRING,
-  present: { type: 'boolean' },
-  value: { type: ['integer', 'null'] },
-  weight: { type: 'number' },
-  effectiveWeight: { type: 'number' },
-  points: { type: 'number' },
-  eventIds: { type: 'array', items: STRING },
-  reason: STRING,
-};
-const explanationProperties = {
-  companyId: STRING,
-  catalogueVersion: { type: 'integer' },
-  healthModelVersion: { type: 'integer' },
-  asOf: STRING,
-  healthScore: { type: ['integer', 'null'] },
-  healthBand: STRING,
-  bandReason: STRING,
-  maturityRung: STRING,
-  rungReason: STRING,
-  networkDensity: { type: 'integer' },
-  components: {
-    type: 'array',
-    items: { type: 'object', required: Object.keys(componentProperties), properties: componentProperties },
-  },
-  summary: STRING,
-};
+const HealthComponent = Type.Object({
+  code: Type.String(),
+  present: Type.Boolean(),
+  value: Nullable(Type.Integer()),
+  weight: Type.Number(),
+  effectiveWeight: Type.Number(),
+  points: Type.Number(),
+  eventIds: Type.Array(Type.String()),
+  reason: Type.String(),
+});
 export const healthExplanationResponse = {
-  200: envelopeSchema({
-    type: 'object',
-    required: Object.keys(explanationProperties),
-    properties: explanationProperties,
-  }),
+  200: Envelope(
+    Type.Object({
+      companyId: Type.String(),
+      catalogueVersion: Type.Integer(),
+      healthModelVersion: Type.Integer(),
+      asOf: Type.String(),
+      healthScore: Nullable(Type.Integer()),
+      healthBand: Type.String(),
+      bandReason: Type.String(),
+      maturityRung: Type.String(),
+      rungReason: Type.String(),
+      networkDensity: Type.Integer(),
+      components: Type.Array(HealthComponent),
+      summary: Type.String(),
+    }),
+  ),
 };

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
@@ -10,7 +11,7 @@ import {
   riskSignalJson,
 } from './adoption-json.js';
 import { adoptionPlanRoutes } from './adoption-plans.js';
-import { completeBody, milestoneKeyParams, riskSignalsQuery } from './adoption-request-schemas.js';
+import { CompleteBody, MilestoneKeyParams, RiskSignalsQuery } from './adoption-request-schemas.js';
 import {
   coverageResponse,
   healthExplanationResponse,
@@ -18,6 +19,7 @@ import {
   riskSignalsResponse,
   stateResponse,
 } from './adoption-response-schemas.js';
+import { callerOf } from '../auth/caller.js';
 
 /**
  * Tenant-scoped adoption endpoints (spec: "Adoption endpoints", plus our health explanation);
@@ -26,19 +28,26 @@ import {
  * (http/auth/route-table.ts): reads any token of the tenant, writes an OWNER or ADMIN.
  */
 export async function adoptionRoutes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
+  // Request types come from the TypeBox schemas (adoption-request-schemas.ts).
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { adoption } = options.clients;
 
   app.get('/tenant/adoption/state', { schema: { response: stateResponse } }, async (request) => {
-    const state = await unaryCall(adoption, 'GetState', {}, { authorization: request.auth!.authorization });
+    const state = await unaryCall(
+      adoption,
+      'GetState',
+      {},
+      { authorization: callerOf(request).authorization },
+    );
     return ok(adoptionStateJson(state));
   });
 
-  app.post<{ Params: { key: string }; Body: { evidenceRef?: string; expectedVersion?: number } | null }>(
+  app.post(
     '/tenant/adoption/milestones/:key/complete',
-    { schema: { params: milestoneKeyParams, body: completeBody, response: stateResponse } },
+    { schema: { params: MilestoneKeyParams, body: CompleteBody, response: stateResponse } },
     async (request) => {
       const body = request.body ?? {};
       const state = await unaryCall(
@@ -49,7 +58,7 @@ export async function adoptionRoutes(
           evidenceRef: body.evidenceRef ?? '',
           ...(body.expectedVersion === undefined ? {} : { expectedVersion: body.expectedVersion }),
         },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(adoptionStateJson(state));
     },
@@ -63,7 +72,7 @@ export async function adoptionRoutes(
         adoption,
         'GetNextBestAction',
         {},
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(nextBestActionJson(view));
     },
@@ -74,21 +83,21 @@ export async function adoptionRoutes(
       adoption,
       'GetCoverage',
       {},
-      { authorization: request.auth!.authorization },
+      { authorization: callerOf(request).authorization },
     );
     return ok({ cells: coverage.cells.map(coverageCellJson) });
   });
 
-  app.get<{ Querystring: { limit?: string } }>(
+  app.get(
     '/tenant/adoption/risk-signals',
-    { schema: { querystring: riskSignalsQuery, response: riskSignalsResponse } },
+    { schema: { querystring: RiskSignalsQuery, response: riskSignalsResponse } },
     async (request) => {
       const { limit } = request.query;
       const list = await unaryCall(
         adoption,
         'ListRiskSignals',
         limit === undefined ? {} : { limit: Number(limit) },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok({ signals: list.signals.map(riskSignalJson) });
     },
@@ -102,7 +111,7 @@ export async function adoptionRoutes(
         adoption,
         'GetHealthExplanation',
         {},
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(healthExplanationJson(explanation));
     },

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance } from 'fastify';
@@ -8,39 +9,29 @@ import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
 import { throttledLogin } from '../auth/login-throttle.js';
 import { ok } from '../envelope.js';
 import { useOAuthErrors } from '../plugins/oauth-errors.js';
+import { LoginBody, RefreshBody } from './identity-request-schemas.js';
 import { loginResponse, refreshResponse } from './identity-schemas.js';
-
-const loginBody = {
-  type: 'object',
-  required: ['email', 'password'],
-  properties: {
-    email: { type: 'string', minLength: 1, maxLength: 320 },
-    password: { type: 'string', minLength: 1, maxLength: 1024 },
-  },
-};
-
-const refreshBody = {
-  type: 'object',
-  required: ['refreshToken'],
-  properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } },
-};
+import { callerOf } from '../auth/caller.js';
 
 /**
  * Bearer login (spec "Bearer login"): `POST /auth/login`, `/auth/refresh`, `/auth/logout`.
  * Errors are OAuth-style; a wrong email or password is one answer, whichever it was.
  */
 export async function authV1Routes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   options: { clients: ServiceClients; limiter: RateLimiter },
 ): Promise<void> {
+  // Request and reply types come from the TypeBox schemas (identity-request-schemas.ts,
+  // identity-schemas.ts).
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { identity } = options.clients;
-  useOAuthErrors(app);
+  useOAuthErrors(instance);
   // JSON only: without this Fastify would hand text/plain bodies to the schema as strings.
   app.removeContentTypeParser('text/plain');
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/auth/login',
-    { schema: { body: loginBody, response: loginResponse } },
+    { schema: { body: LoginBody, response: loginResponse } },
     async (request, reply) => {
       await enforceAuthLimit(options.limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
       const { email, password } = request.body;
@@ -57,9 +48,9 @@ export async function authV1Routes(
   );
 
   // The spec does not name the fields; they are login's, for clients that handle both alike.
-  app.post<{ Body: { refreshToken: string } }>(
+  app.post(
     '/auth/refresh',
-    { schema: { body: refreshBody, response: refreshResponse } },
+    { schema: { body: RefreshBody, response: refreshResponse } },
     async (request, reply) => {
       await enforceAddressLimit(options.limiter, 'refresh', request.ip, reply);
       await enforceAuthLimit(
@@ -76,7 +67,7 @@ export async function authV1Routes(
   // 204 like /auth/v2/logout; the session's access tokens are refused from this answer on.
   // Authenticated by the route table (a signed-in user's token).
   app.post('/auth/logout', async (request, reply) => {
-    await unaryCall(identity, 'Logout', {}, { authorization: request.auth!.authorization });
+    await unaryCall(identity, 'Logout', {}, { authorization: callerOf(request).authorization });
     return reply.status(204).send();
   });
 }

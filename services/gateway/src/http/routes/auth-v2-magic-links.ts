@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import { clientAddressKey } from '../auth/client-address.js';
@@ -7,80 +8,64 @@ import { allowMagicLinkForAccount } from '../auth/login-throttle.js';
 import { cookieSessionUser } from '../browser/cookie-user.js';
 import { enforceOriginAllowlist } from '../browser/origin-allowlist.js';
 import { newCsrfToken, setSessionCookies } from '../browser/session-cookies.js';
-import { useV2Errors } from '../browser/v2-errors.js';
-import { generalError } from '../errors/http-error.js';
+import { gatewayError } from '../errors/catalogue.js';
+import { sendHttpError } from '../errors/send-http-error.js';
+import { useErrorStyle } from '../plugins/error-handler.js';
 import type { AuthV2Options } from './auth-v2.js';
+import { MagicLinkRequestBody, RedeemBody, SignupBody } from './identity-request-schemas.js';
 import { messageResponse, redeemResponse } from './identity-schemas.js';
 
 /** The one answer of request, whatever the address (spec: "Magic-link sign-in" 1). */
 export const MAGIC_LINK_SENT = 'If an account exists for that address, a sign-in link is on its way.';
 export const SIGNUP_LINK_SENT = 'Check your inbox: a link to finish signing up is on its way.';
 
-const requestBody = {
-  type: 'object',
-  required: ['email'],
-  properties: { email: { type: 'string', minLength: 1, maxLength: 320 } },
-};
-const signupBody = {
-  type: 'object',
-  required: ['email', 'companyName', 'firstName', 'lastName'],
-  properties: {
-    email: { type: 'string', minLength: 1, maxLength: 320 },
-    companyName: { type: 'string', minLength: 1, maxLength: 120 },
-    firstName: { type: 'string', minLength: 1, maxLength: 100 },
-    lastName: { type: 'string', minLength: 1, maxLength: 100 },
-  },
-};
-const redeemBody = {
-  type: 'object',
-  required: ['token'],
-  properties: { token: { type: 'string', minLength: 1, maxLength: 256 } },
-};
-
-const invalidOrExpired = () => generalError(400, 'INVALID_OR_EXPIRED', 'The link is invalid or has expired');
+const invalidOrExpired = () => gatewayError('INVALID_OR_EXPIRED');
 
 /**
  * Magic links: request (sign-in), signup (passwordless sign-up intent) and redeem. Identity
  * answers request and signup before it looks anything up and mails the link afterwards, so
  * these answers take the same time whether or not the address has an account.
  */
-export async function authV2MagicLinkRoutes(app: FastifyInstance, options: AuthV2Options): Promise<void> {
+export async function authV2MagicLinkRoutes(
+  instance: FastifyInstance,
+  options: AuthV2Options,
+): Promise<void> {
+  // Request and reply types come from the TypeBox schemas (identity-request-schemas.ts,
+  // identity-schemas.ts).
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { clients, limiter, browser } = options;
-  useV2Errors(app);
+  useErrorStyle(instance, 'v2');
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', enforceOriginAllowlist(browser.allowedOrigins));
 
-  app.post<{ Body: { email: string } }>(
+  app.post(
     '/auth/v2/magic-link/request',
-    { schema: { body: requestBody, response: messageResponse } },
+    { schema: { body: MagicLinkRequestBody, response: messageResponse } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
-      if (await allowMagicLinkForAccount(limiter, request.body.email))
+      if (await allowMagicLinkForAccount(request, limiter, request.body.email))
         await unaryCall(clients.identity, 'RequestMagicLink', { email: request.body.email });
-      return { success: true, message: MAGIC_LINK_SENT };
+      return { success: true as const, message: MAGIC_LINK_SENT };
     },
   );
 
-  app.post<{ Body: { email: string; companyName: string; firstName: string; lastName: string } }>(
+  app.post(
     '/auth/v2/signup',
-    { schema: { body: signupBody, response: messageResponse } },
+    { schema: { body: SignupBody, response: messageResponse } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'magicLink', `ip:${clientAddressKey(request.ip)}`, reply);
-      if (await allowMagicLinkForAccount(limiter, request.body.email))
+      if (await allowMagicLinkForAccount(request, limiter, request.body.email))
         await unaryCall(clients.identity, 'StartSignup', request.body);
-      return { success: true, message: SIGNUP_LINK_SENT };
+      return { success: true as const, message: SIGNUP_LINK_SENT };
     },
   );
 
   app.post<{ Body: { token: string }; Querystring: Record<string, unknown> }>(
     '/auth/v2/magic-link/redeem',
-    { schema: { body: redeemBody, response: redeemResponse } },
+    { schema: { body: RedeemBody, response: redeemResponse } },
     async (request, reply) => {
       // The token travels in the JSON body only; one in the URL (logs, Referer) is refused unread.
-      if (Object.hasOwn(request.query ?? {}, 'token')) {
-        const refused = invalidOrExpired();
-        return reply.status(refused.status).send(refused.body);
-      }
+      if (Object.hasOwn(request.query ?? {}, 'token')) return sendHttpError(reply, invalidOrExpired());
       await enforceAddressLimit(limiter, 'redeem', request.ip, reply);
       const redeemed = await unaryCall(clients.identity, 'RedeemMagicLink', { token: request.body.token });
       if (redeemed.outcome === 'PENDING_APPROVAL') {

@@ -4,7 +4,9 @@ import { MAX_RETURN_TO_LENGTH } from '../browser/return-to.js';
  * What the SSO routes read, for the OpenAPI document. The routes register them with
  * `attachValidation`: the handlers judge every value themselves and fail the flow with a 302 to
  * the app's error page, never a JSON 400 (spec: "Both SSO endpoints answer 302, not JSON").
- * So these bounds must be the handlers' own, no looser and no stricter.
+ * So these bounds must be the handlers' own, no looser and no stricter. They stay plain JSON
+ * Schema, unlike the other routes' TypeBox: with `attachValidation` a value that breaks them still
+ * reaches the handler, so a type derived from them would promise what was never checked.
  */
 
 /** A provider key as `SSO_PROVIDERS` allows it; any other value is `reason=unknown_provider`. */

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import type { ServiceClients } from '../../clients.js';
 import type { SsoStateStore } from '../../sso-states.js';
-import { serializeCookie } from '../browser/cookies.js';
+import { setCookie } from '../browser/cookies.js';
 import { enforceAddressLimit } from '../auth/address-limits.js';
 import { returnToLocation, safeReturnTo } from '../browser/return-to.js';
 import { OAuthRequestError } from '../errors/oauth-request-error.js';
@@ -82,10 +82,10 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
   const appPage = (path: string) => new URL(path, options.appUrl).toString();
   const fail = (reply: FastifyReply, reason: string) =>
     reply.header('cache-control', 'no-store').redirect(appPage(`/auth/sso/error?reason=${reason}`), 302);
-  const stateCookie = (value: string, maxAgeS: number) =>
-    serializeCookie(SSO_COOKIE, value, {
+  const stateCookie = (reply: FastifyReply, value: string, maxAgeS: number) =>
+    setCookie(reply, SSO_COOKIE, value, {
       httpOnly: true,
-      sameSite: 'Lax',
+      sameSite: 'lax',
       path: SSO_COOKIE_PATH,
       maxAge: maxAgeS,
       domain: options.cookieDomain,
@@ -147,7 +147,7 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
         state,
         nonce,
       });
-      void reply.header('set-cookie', stateCookie(state, SSO_STATE_TTL_MS / 1000));
+      stateCookie(reply, state, SSO_STATE_TTL_MS / 1000);
       return reply.header('cache-control', 'no-store').redirect(target.toString(), 302);
     },
   );
@@ -156,7 +156,7 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
     '/auth/v2/sso/:provider/callback',
     { schema: ssoCallbackSchema(keys), attachValidation: true },
     async (request, reply) => {
-      void reply.header('set-cookie', stateCookie('', 0));
+      stateCookie(reply, '', 0);
       const provider = providers.get(request.params.provider);
       if (!provider) return fail(reply, 'unknown_provider');
       if (foreignOrigin(request)) return fail(reply, 'origin_not_allowed');

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { GrpcStatus, isRemoteCallError, unaryCall } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -18,9 +19,12 @@ import {
   SESSION_COOKIE,
   setSessionCookies,
 } from '../browser/session-cookies.js';
-import { useV2Errors } from '../browser/v2-errors.js';
 import { ok } from '../envelope.js';
-import { generalError } from '../errors/http-error.js';
+import { gatewayError } from '../errors/catalogue.js';
+import type { HttpError } from '../errors/http-error.js';
+import { sendHttpError } from '../errors/send-http-error.js';
+import { useErrorStyle } from '../plugins/error-handler.js';
+import { LoginBody } from './identity-request-schemas.js';
 import { browserLoginResponse } from './identity-schemas.js';
 
 /** What the browser surface needs from configuration (docs/browser-sessions.md). */
@@ -35,36 +39,28 @@ export interface AuthV2Options {
   readonly browser: BrowserSessionSettings;
 }
 
-const loginBody = {
-  type: 'object',
-  required: ['email', 'password'],
-  properties: {
-    email: { type: 'string', minLength: 1, maxLength: 320 },
-    password: { type: 'string', minLength: 1, maxLength: 1024 },
-  },
-};
-
-const csrfRefused = () =>
-  generalError(403, 'CSRF_TOKEN_INVALID', 'The X-CSRF-Token header does not match the session');
+const csrfRefused = () => gatewayError('CSRF_TOKEN_INVALID');
 
 /**
  * Cookie sessions (spec "Cookie sessions"): `POST /auth/v2/login`, `/refresh`, `/logout`. Every
  * route is behind the Origin/Referer allowlist; refresh and logout, being authenticated by the
  * cookies, also need the double-submit CSRF header.
  */
-export async function authV2Routes(app: FastifyInstance, options: AuthV2Options): Promise<void> {
+export async function authV2Routes(instance: FastifyInstance, options: AuthV2Options): Promise<void> {
+  // Request and reply types come from the TypeBox schemas (identity-request-schemas.ts,
+  // identity-schemas.ts).
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { clients, limiter, browser } = options;
   const cookieSettings = { domain: browser.cookieDomain };
-  useV2Errors(app);
+  useErrorStyle(instance, 'v2');
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', enforceOriginAllowlist(browser.allowedOrigins));
 
-  const refuse = (reply: FastifyReply, error: ReturnType<typeof generalError>) =>
-    reply.status(error.status).send(error.body);
+  const refuse = (reply: FastifyReply, error: HttpError) => sendHttpError(reply, error);
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/auth/v2/login',
-    { schema: { body: loginBody, response: browserLoginResponse } },
+    { schema: { body: LoginBody, response: browserLoginResponse } },
     async (request, reply) => {
       await enforceAuthLimit(limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
       const { email, password } = request.body;
@@ -86,8 +82,7 @@ export async function authV2Routes(app: FastifyInstance, options: AuthV2Options)
     const cookies = requestCookies(request);
     const refreshToken = cookies.get(REFRESH_COOKIE);
     if (!refreshToken) {
-      const missing = generalError(401, 'REFRESH_TOKEN_INVALID', 'There is no session to refresh');
-      return refuse(reply, missing);
+      return refuse(reply, gatewayError('REFRESH_TOKEN_INVALID'));
     }
     if (!csrfHeaderMatches(request, cookies)) return refuse(reply, csrfRefused());
     await enforceAddressLimit(limiter, 'refresh', request.ip, reply);

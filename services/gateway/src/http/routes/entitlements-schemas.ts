@@ -1,124 +1,61 @@
-import { envelopeSchema } from '../envelope.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Envelope, MapOf, Nullable } from '../typebox.js';
+import { TierRef, UpgradeContext } from './upgrade-context-schema.js';
 
 /*
- * Request and response schemas of the entitlement endpoints. Keys stay strings with a length
- * bound rather than enums: an unknown action or capability is the entitlements service's
- * UNKNOWN_ACTION / UNKNOWN_CAPABILITY (400 with the domain code), not a schema failure.
+ * Request and response schemas of the entitlement endpoints, in TypeBox: one declaration gives
+ * Fastify's validation and serialisation, the OpenAPI document and the handlers' types. Keys
+ * stay strings with a length bound rather than enums: an unknown action or capability is the
+ * entitlements service's UNKNOWN_ACTION / UNKNOWN_CAPABILITY (400 with the domain code), not a
+ * schema failure.
  */
 
-const KEY = { type: 'string', minLength: 1, maxLength: 64 };
-const TIER_REF = {
-  type: 'object',
-  required: ['code', 'name'],
-  properties: { code: { type: 'string' }, name: { type: 'string' } },
-};
+const Key = Type.String({ minLength: 1, maxLength: 64 });
 
-export const canBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['action', 'resourceCount'],
-  properties: {
-    action: KEY,
+export const CanBody = Type.Object(
+  {
+    action: Key,
     // Above 2^53 − 1 a JSON number is no longer an exact integer.
-    resourceCount: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+    resourceCount: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   },
-};
+  { additionalProperties: false },
+);
+export type CanBody = Static<typeof CanBody>;
 
-export const upgradeContextQuery = {
-  type: 'object',
-  required: ['capability'],
-  properties: { capability: KEY },
-};
+export const UpgradeContextQuery = Type.Object({ capability: Key });
+export type UpgradeContextQuery = Static<typeof UpgradeContextQuery>;
 
-const usageReport = {
-  type: 'object',
-  required: ['tier', 'limits', 'rateLimits', 'warnings'],
-  properties: {
-    tier: TIER_REF,
-    limits: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        required: ['current', 'limit', 'unlimited'],
-        properties: {
-          current: { type: 'integer' },
-          limit: { type: ['integer', 'null'] },
-          unlimited: { type: 'boolean' },
-        },
-      },
-    },
-    rateLimits: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        required: ['current', 'limit', 'resetsAt'],
-        properties: {
-          current: { type: 'integer' },
-          limit: { type: 'integer' },
-          resetsAt: { type: 'string' },
-        },
-      },
-    },
-    warnings: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['limit', 'level', 'current', 'max', 'percentUsed', 'message'],
-        properties: {
-          limit: { type: 'string' },
-          level: { type: 'string' },
-          current: { type: 'integer' },
-          max: { type: 'integer' },
-          percentUsed: { type: 'integer' },
-          message: { type: 'string' },
-        },
-      },
-    },
-  },
-};
+const UsageReport = Type.Object({
+  tier: TierRef,
+  limits: MapOf(
+    Type.Object({ current: Type.Integer(), limit: Nullable(Type.Integer()), unlimited: Type.Boolean() }),
+  ),
+  rateLimits: MapOf(Type.Object({ current: Type.Integer(), limit: Type.Integer(), resetsAt: Type.String() })),
+  warnings: Type.Array(
+    Type.Object({
+      limit: Type.String(),
+      level: Type.String(),
+      current: Type.Integer(),
+      max: Type.Integer(),
+      percentUsed: Type.Integer(),
+      message: Type.String(),
+    }),
+  ),
+});
 
-const canDecision = {
-  type: 'object',
-  required: ['allowed', 'reason'],
-  properties: {
-    allowed: { type: 'boolean' },
-    reason: { type: ['string', 'null'] },
-    details: {
-      type: 'object',
-      required: ['limit', 'current', 'requested', 'available'],
-      properties: {
-        limit: { type: 'string' },
-        current: { type: 'integer' },
-        requested: { type: 'integer' },
-        available: { type: 'integer' },
-      },
-    },
-  },
-};
+const CanDecision = Type.Object({
+  allowed: Type.Boolean(),
+  reason: Nullable(Type.String()),
+  details: Type.Optional(
+    Type.Object({
+      limit: Type.String(),
+      current: Type.Integer(),
+      requested: Type.Integer(),
+      available: Type.Integer(),
+    }),
+  ),
+});
 
-const upgradeContext = {
-  type: 'object',
-  required: [
-    'capability',
-    'frictionType',
-    'upgradeAvailable',
-    'currentTier',
-    'headline',
-    'featureHighlights',
-    'cta',
-  ],
-  properties: {
-    capability: { type: 'string' },
-    frictionType: { type: 'string' },
-    upgradeAvailable: { type: 'boolean' },
-    currentTier: TIER_REF,
-    targetTier: TIER_REF,
-    headline: { type: 'string' },
-    featureHighlights: { type: 'array', items: { type: 'string' } },
-    cta: { type: 'string' },
-  },
-};
-
-export const usageResponse = { 200: envelopeSchema(usageReport) };
-export const canResponse = { 200: envelopeSchema(canDecision) };
-export const upgradeContextResponse = { 200: envelopeSchema(upgradeContext) };
+export const usageResponse = { 200: Envelope(UsageReport) };
+export const canResponse = { 200: Envelope(CanDecision) };
+export const upgradeContextResponse = { 200: Envelope(UpgradeContext) };

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ApiRequestCountReader, ApiRequestCounts } from '../../api-request-counts.js';
@@ -5,12 +6,13 @@ import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
 import { canDecisionJson, upgradeContextJson, usageReportJson } from './entitlements-json.js';
 import {
-  canBody,
+  CanBody,
   canResponse,
-  upgradeContextQuery,
+  UpgradeContextQuery,
   upgradeContextResponse,
   usageResponse,
 } from './entitlements-schemas.js';
+import { callerOf } from '../auth/caller.js';
 
 export interface EntitlementRoutesOptions {
   readonly clients: ServiceClients;
@@ -24,15 +26,17 @@ export interface EntitlementRoutesOptions {
  * its codes (UNKNOWN_ACTION, UNKNOWN_CAPABILITY, INVALID_RESOURCE_COUNT → 400).
  */
 export async function entitlementRoutes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   options: EntitlementRoutesOptions,
 ): Promise<void> {
+  // Request and reply types come from the TypeBox schemas (entitlements-schemas.ts).
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { entitlements } = options.clients;
   // JSON only: without this, Fastify's text/plain parser would hand the schema a string.
   app.removeContentTypeParser('text/plain');
 
   app.get('/entitlements/usage', { schema: { response: usageResponse } }, async (request) => {
-    const { claims, authorization } = request.auth!;
+    const { claims, authorization } = callerOf(request);
     const counts = await readCounts(options.apiRequestCounts, claims.tenantId, authorization, request.log);
     const wire = counts ? { apiRequestsDay: counts.day, apiRequestsMinute: counts.minute } : {};
     const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
@@ -40,31 +44,27 @@ export async function entitlementRoutes(
   });
 
   // A refusal is an answer: 200 with `success: true` and `allowed: false` (spec).
-  app.post<{ Body: { action: string; resourceCount: number } }>(
-    '/entitlements/can',
-    { schema: { body: canBody, response: canResponse } },
-    async (request) => {
-      const { action, resourceCount } = request.body;
-      const decision = await unaryCall(
-        entitlements,
-        'Can',
-        { action, resourceCount },
-        { authorization: request.auth!.authorization },
-      );
-      return ok(canDecisionJson(decision));
-    },
-  );
+  app.post('/entitlements/can', { schema: { body: CanBody, response: canResponse } }, async (request) => {
+    const { action, resourceCount } = request.body;
+    const decision = await unaryCall(
+      entitlements,
+      'Can',
+      { action, resourceCount },
+      { authorization: callerOf(request).authorization },
+    );
+    return ok(canDecisionJson(decision));
+  });
 
-  app.get<{ Querystring: { capability: string } }>(
+  app.get(
     '/entitlements/upgrade-context',
-    { schema: { querystring: upgradeContextQuery, response: upgradeContextResponse } },
+    { schema: { querystring: UpgradeContextQuery, response: upgradeContextResponse } },
     async (request) => {
       const { capability } = request.query;
       const context = await unaryCall(
         entitlements,
         'GetUpgradeContext',
         { capability },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(upgradeContextJson(context));
     },

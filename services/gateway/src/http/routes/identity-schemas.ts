@@ -1,98 +1,100 @@
-import { envelopeSchema } from '../envelope.js';
+import { Type, type TProperties } from '@sinclair/typebox';
+import { Envelope } from '../typebox.js';
 
 /*
  * Success response schemas of identity's edge (token endpoints, cookie sessions, OAuth clients,
- * join requests): Fastify serialises exactly these fields, so nothing else a service returns
- * (a tenant id, a hash) can leak into an answer, and the OpenAPI document shows them.
+ * join requests), in TypeBox: Fastify serialises exactly these fields, so nothing else a service
+ * returns (a tenant id, a hash) can leak into an answer, and the OpenAPI document shows them.
  */
 
-const STRING = { type: 'string' };
-const strictObject = (properties: Record<string, object>, optional: readonly string[] = []) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: Object.keys(properties).filter((key) => !optional.includes(key)),
-  properties,
-});
+/** An object with exactly these properties (none optional unless marked so). */
+const Closed = <T extends TProperties>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
 
 /** RFC 6749 §5.1, as the spec has it; not wrapped in the API envelope. */
 export const tokenResponse = {
-  200: {
-    description: 'An access token for the client',
-    ...strictObject({
-      access_token: STRING,
-      token_type: { const: 'Bearer' },
-      expires_in: { type: 'integer', minimum: 1 },
-      scope: STRING,
-    }),
-  },
+  200: Type.Object(
+    {
+      access_token: Type.String(),
+      token_type: Type.Literal('Bearer'),
+      expires_in: Type.Integer({ minimum: 1 }),
+      scope: Type.String(),
+    },
+    { additionalProperties: false, description: 'An access token for the client' },
+  ),
 };
 
-const v1User = strictObject({ id: STRING, email: STRING, role: STRING });
+const V1User = Closed({ id: Type.String(), email: Type.String(), role: Type.String() });
 export const loginResponse = {
-  200: envelopeSchema(strictObject({ accessToken: STRING, refreshToken: STRING, user: v1User })),
+  200: Envelope(Closed({ accessToken: Type.String(), refreshToken: Type.String(), user: V1User })),
 };
 export const refreshResponse = {
-  200: envelopeSchema(strictObject({ accessToken: STRING, refreshToken: STRING })),
+  200: Envelope(Closed({ accessToken: Type.String(), refreshToken: Type.String() })),
 };
 
 /** The spec's cookie-session user. */
-export const cookieSessionUser = strictObject({
-  id: STRING,
-  email: STRING,
-  role: STRING,
-  firstName: STRING,
-  lastName: STRING,
-  tenantId: STRING,
-  tenant: strictObject({ id: STRING, name: STRING, slug: STRING, subscriptionTier: STRING }),
+export const cookieSessionUser = Closed({
+  id: Type.String(),
+  email: Type.String(),
+  role: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  tenantId: Type.String(),
+  tenant: Closed({
+    id: Type.String(),
+    name: Type.String(),
+    slug: Type.String(),
+    subscriptionTier: Type.String(),
+  }),
 });
-export const browserLoginResponse = { 200: envelopeSchema(strictObject({ user: cookieSessionUser })) };
+export const browserLoginResponse = { 200: Envelope(Closed({ user: cookieSessionUser })) };
 
 /** The fixed-message answers of magic-link request and sign-up. */
 export const messageResponse = {
-  200: strictObject({ success: { const: true }, message: STRING }),
+  200: Closed({ success: Type.Literal(true), message: Type.String() }),
 };
 
 /** Redeem's two 200 outcomes: signed in (cookies set), or a join request waiting for approval. */
 export const redeemResponse = {
-  200: {
-    anyOf: [
-      strictObject({
-        success: { const: true },
-        message: STRING,
-        data: strictObject({ user: cookieSessionUser, tenantProvisioned: { type: 'boolean' } }),
-      }),
-      strictObject({ success: { const: true }, status: { const: 'pending_approval' }, message: STRING }),
-    ],
-  },
+  200: Type.Union([
+    Closed({
+      success: Type.Literal(true),
+      message: Type.String(),
+      data: Closed({ user: cookieSessionUser, tenantProvisioned: Type.Boolean() }),
+    }),
+    Closed({ success: Type.Literal(true), status: Type.Literal('pending_approval'), message: Type.String() }),
+  ]),
 };
 
 const clientProperties = {
-  clientId: STRING,
-  name: STRING,
-  scopes: { type: 'array', items: STRING },
-  createdAt: STRING,
-  secretRotatedAt: STRING,
+  clientId: Type.String(),
+  name: Type.String(),
+  scopes: Type.Array(Type.String()),
+  createdAt: Type.String(),
+  secretRotatedAt: Type.String(),
 };
 export const createClientResponse = {
-  201: envelopeSchema(strictObject({ ...clientProperties, clientSecret: STRING })),
+  201: Envelope(Closed({ ...clientProperties, clientSecret: Type.String() })),
 };
 export const listClientsResponse = {
-  200: envelopeSchema(strictObject({ clients: { type: 'array', items: strictObject(clientProperties) } })),
+  200: Envelope(Closed({ clients: Type.Array(Closed(clientProperties)) })),
 };
 export const rotateClientResponse = {
-  200: envelopeSchema(strictObject({ clientId: STRING, clientSecret: STRING, secretRotatedAt: STRING })),
+  200: Envelope(
+    Closed({ clientId: Type.String(), clientSecret: Type.String(), secretRotatedAt: Type.String() }),
+  ),
 };
 
-const joinRequest = strictObject({
-  id: STRING,
-  userId: STRING,
-  email: STRING,
-  firstName: STRING,
-  lastName: STRING,
-  status: STRING,
-  createdAt: STRING,
+const JoinRequest = Closed({
+  id: Type.String(),
+  userId: Type.String(),
+  email: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  status: Type.String(),
+  createdAt: Type.String(),
 });
 export const listJoinRequestsResponse = {
-  200: envelopeSchema(strictObject({ requests: { type: 'array', items: joinRequest } })),
+  200: Envelope(Closed({ requests: Type.Array(JoinRequest) })),
 };
-export const approveJoinRequestResponse = { 200: envelopeSchema(joinRequest) };
+export const approveJoinRequestResponse = { 200: Envelope(JoinRequest) };

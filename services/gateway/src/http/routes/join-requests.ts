@@ -1,43 +1,43 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
+import { JoinRequestParams } from './identity-request-schemas.js';
 import { approveJoinRequestResponse, listJoinRequestsResponse } from './identity-schemas.js';
-
-const params = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
-};
+import { callerOf } from '../auth/caller.js';
 
 /**
  * Join requests of the caller's tenant (sign-ups from a domain that gates joins): an OWNER or
  * ADMIN lists the pending ones and approves one (the route table; identity checks the role again).
  */
 export async function joinRequestRoutes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
+  // Request and reply types come from the TypeBox schemas (identity-request-schemas.ts,
+  // identity-schemas.ts).
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { identity } = options.clients;
   app.get('/tenant/join-requests', { schema: { response: listJoinRequestsResponse } }, async (request) => {
     const listed = await unaryCall(
       identity,
       'ListJoinRequests',
       { tenantId: '' },
-      { authorization: request.auth!.authorization },
+      { authorization: callerOf(request).authorization },
     );
     return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
   });
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/tenant/join-requests/:id/approve',
-    { schema: { params, response: approveJoinRequestResponse } },
+    { schema: { params: JoinRequestParams, response: approveJoinRequestResponse } },
     async (request) => {
       const { tenantId: _tenantId, ...approved } = await unaryCall(
         identity,
         'ApproveJoinRequest',
         { tenantId: '', id: request.params.id },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       return ok(approved);
     },

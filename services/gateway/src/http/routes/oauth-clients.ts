@@ -1,30 +1,12 @@
 import type { OAuthClient__Output } from '@tap/contracts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
+import { ClientParams, CreateClientBody } from './identity-request-schemas.js';
 import { createClientResponse, listClientsResponse, rotateClientResponse } from './identity-schemas.js';
-
-const createBody = {
-  type: 'object',
-  required: ['name', 'scopes'],
-  additionalProperties: false,
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100 },
-    scopes: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 20,
-      items: { type: 'string', minLength: 1, maxLength: 64 },
-    },
-  },
-};
-
-const clientParams = {
-  type: 'object',
-  required: ['clientId'],
-  properties: { clientId: { type: 'string', minLength: 1, maxLength: 100 } },
-};
+import { callerOf } from '../auth/caller.js';
 
 const clientJson = (client: OAuthClient__Output) => ({
   clientId: client.clientId,
@@ -41,21 +23,24 @@ const clientJson = (client: OAuthClient__Output) => ({
  * (the route table, http/auth/route-table.ts; identity checks again).
  */
 export async function oauthClientRoutes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
+  // Request and reply types come from the TypeBox schemas (identity-request-schemas.ts,
+  // identity-schemas.ts).
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { identity } = options.clients;
   app.removeContentTypeParser('text/plain');
 
-  app.post<{ Body: { name: string; scopes: string[] } }>(
+  app.post(
     '/oauth/clients',
-    { schema: { body: createBody, response: createClientResponse } },
+    { schema: { body: CreateClientBody, response: createClientResponse } },
     async (request, reply) => {
       const created = await unaryCall(
         identity,
         'CreateOAuthClient',
         { name: request.body.name, scopes: request.body.scopes, tenantId: '' },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       void reply.header('cache-control', 'no-store');
       return reply
@@ -69,34 +54,30 @@ export async function oauthClientRoutes(
       identity,
       'ListOAuthClients',
       { tenantId: '' },
-      { authorization: request.auth!.authorization },
+      { authorization: callerOf(request).authorization },
     );
     return ok({ clients: listed.clients.map(clientJson) });
   });
 
-  app.delete<{ Params: { clientId: string } }>(
-    '/oauth/clients/:clientId',
-    { schema: { params: clientParams } },
-    async (request, reply) => {
-      await unaryCall(
-        identity,
-        'DeleteOAuthClient',
-        { clientId: request.params.clientId, tenantId: '' },
-        { authorization: request.auth!.authorization },
-      );
-      return reply.status(204).send();
-    },
-  );
+  app.delete('/oauth/clients/:clientId', { schema: { params: ClientParams } }, async (request, reply) => {
+    await unaryCall(
+      identity,
+      'DeleteOAuthClient',
+      { clientId: request.params.clientId, tenantId: '' },
+      { authorization: callerOf(request).authorization },
+    );
+    return reply.status(204).send();
+  });
 
-  app.post<{ Params: { clientId: string } }>(
+  app.post(
     '/oauth/clients/:clientId/rotate',
-    { schema: { params: clientParams, response: rotateClientResponse } },
+    { schema: { params: ClientParams, response: rotateClientResponse } },
     async (request, reply) => {
       const rotated = await unaryCall(
         identity,
         'RotateOAuthClientSecret',
         { clientId: request.params.clientId, tenantId: '' },
-        { authorization: request.auth!.authorization },
+        { authorization: callerOf(request).authorization },
       );
       void reply.header('cache-control', 'no-store');
       return ok({

@@ -1,17 +1,21 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
-import { envelopeSchema, ok } from '../envelope.js';
+import { ok } from '../envelope.js';
+import { callerOf } from '../auth/caller.js';
+import { Envelope } from '../typebox.js';
 
-const tenantSchema = {
-  type: 'object',
-  required: ['id', 'name', 'slug', 'subscriptionTier'],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    slug: { type: 'string' },
-    subscriptionTier: { type: 'string' },
-  },
+const tenantResponse = {
+  200: Envelope(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      slug: Type.String(),
+      subscriptionTier: Type.String(),
+    }),
+  ),
 };
 
 /**
@@ -19,12 +23,13 @@ const tenantSchema = {
  * (`{ id, name, slug, subscriptionTier }`): identity owns the tenant, entitlements its tier.
  */
 export async function tenantRoutes(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   options: { clients: ServiceClients },
 ): Promise<void> {
   const { clients } = options;
-  app.get('/tenant', { schema: { response: { 200: envelopeSchema(tenantSchema) } } }, async (request) => {
-    const settings = { authorization: request.auth!.authorization };
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/tenant', { schema: { response: tenantResponse } }, async (request) => {
+    const settings = { authorization: callerOf(request).authorization };
     const [tenant, tier] = await Promise.all([
       unaryCall(clients.identity, 'GetTenant', {}, settings),
       unaryCall(clients.entitlements, 'GetTier', {}, settings),

@@ -1,25 +1,7 @@
-import { unaryCall } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { ApiRequestCountReader } from '../api-request-counts.js';
-import type { ServiceClients } from '../clients.js';
-import { apiQuotaRules } from '../http/plugins/api-quota.js';
-import { upgradeContextJson } from '../http/routes/entitlements-json.js';
+import { apiQuotaRules } from './api-quota-rules.js';
 import type { QuotaSource } from './tier-quota-source.js';
-
-/** The upgrade context shown when a tier has no API access (entitlements decides what to offer). */
-export function apiAccessUpgradeContext(
-  clients: ServiceClients,
-): (authorization: string) => Promise<unknown> {
-  return async (authorization) =>
-    upgradeContextJson(
-      await unaryCall(
-        clients.entitlements,
-        'GetUpgradeContext',
-        { capability: 'API_ACCESS' },
-        { authorization },
-      ),
-    );
-}
 
 /**
  * Reads (never charges) a tenant's API request counts from the limiter, for the usage report:
