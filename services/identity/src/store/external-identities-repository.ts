@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
 
 interface ExternalIdentityDocument {
   /** `${provider}:${subject}`: an OpenID Provider's subject is unique only within that provider. */

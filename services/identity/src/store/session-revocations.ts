@@ -1,4 +1,4 @@
-import { DependencyUnavailableError } from '@tap/grpc-kit';
+import { DependencyUnavailableError } from '@tap/errors';
 import { REVOCATION_TTL_SECONDS, revocationKey } from '@tap/tokens';
 import type { Redis } from 'ioredis';
 

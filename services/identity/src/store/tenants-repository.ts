@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { identityErrors } from '../domain/errors.js';
 import type { Tenant } from '../domain/tenant.js';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
 
 interface TenantDocument {
   _id: string;

@@ -2,7 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { identityErrors } from '../domain/errors.js';
 import type { Role } from '../domain/roles.js';
 import type { User } from '../domain/user.js';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
 
 interface UserDocument {
   _id: string;
