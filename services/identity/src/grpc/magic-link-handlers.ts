@@ -12,7 +12,7 @@ import {
   type RedeemOutcome,
 } from '../operations/magic-links.js';
 import { ssoSignIn } from '../operations/sso.js';
-import type { JoinRequest } from '../store/join-repository.js';
+import type { JoinRequest } from '../operations/ports/join-repository.js';
 import { managedTenant, resolveCaller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { userToWire } from './wire.js';

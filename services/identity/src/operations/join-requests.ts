@@ -1,5 +1,5 @@
 import { identityErrors } from '../domain/errors.js';
-import type { JoinRequest } from '../store/join-repository.js';
+import type { JoinRequest } from './ports/join-repository.js';
 import type { IdentityContext } from './context.js';
 
 const DOMAIN = /^(?=.{3,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;

@@ -3,7 +3,7 @@ import { randomSecret } from '../crypto/keyed-hash.js';
 import { identityErrors } from '../domain/errors.js';
 import { newTenant, slugify, type Tenant } from '../domain/tenant.js';
 import { newUser, normaliseEmail, type User } from '../domain/user.js';
-import type { MagicLinkIntent } from '../store/magic-links-repository.js';
+import type { MagicLinkIntent } from './ports/magic-links-repository.js';
 import type { IdentityContext } from './context.js';
 import { openSession, type IssuedSession } from './sessions.js';
 

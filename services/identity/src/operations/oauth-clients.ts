@@ -1,7 +1,7 @@
 import { randomSecret } from '../crypto/keyed-hash.js';
 import { identityErrors } from '../domain/errors.js';
 import { grantScopes, newOAuthClient, type OAuthClient } from '../domain/oauth-client.js';
-import type { StoredSecretHash } from '../store/oauth-clients-repository.js';
+import type { StoredSecretHash } from './ports/oauth-clients-repository.js';
 import type { IdentityContext } from './context.js';
 
 /** A client with the secret that was just made for it: the only time the secret is seen. */
