@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { randomSecret, type HashPurpose } from '../crypto/keyed-hash.js';
+import type { HashPurpose } from '../crypto/keyed-hash.js';
 import { identityErrors } from '../domain/errors.js';
 import { formatRefreshToken, parseRefreshToken } from '../domain/refresh-token.js';
-import { scopesForRole } from '../domain/roles.js';
 import {
   classifyPresentation,
   currentChildIndex,
@@ -12,80 +10,18 @@ import {
   type Session,
   type SessionChannel,
 } from '../domain/session.js';
-import { normaliseEmail, type User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
+import { signFor, type IssuedSession } from './open-session.js';
+import { revokeSessions } from './revoke-sessions.js';
 
-/** What login and refresh hand back. */
-export interface IssuedSession {
-  readonly accessToken: string;
-  readonly expiresIn: number;
-  readonly refreshToken: string;
-  readonly user: User;
-}
-
-/** Longer than any password we accept; longer input is not hashed as such (a cheap DoS guard). */
-const MAX_PASSWORD_INPUT = 1_024;
-
-const invalidCredentials = () => identityErrors.create('INVALID_CREDENTIALS');
 const invalidRefreshToken = () => identityErrors.create('REFRESH_TOKEN_INVALID');
-
-/**
- * Email and password to a new session. Unknown email, wrong password and inactive account take
- * the same path (one argon2 verification each) and fail with the same error.
- */
-export async function login(
-  ctx: IdentityContext,
-  email: string,
-  password: string,
-  channel: SessionChannel = 'bearer',
-): Promise<IssuedSession> {
-  let found: Awaited<ReturnType<IdentityContext['users']['findCredentials']>> = undefined;
-  try {
-    found = await ctx.users.findCredentials(normaliseEmail(email));
-  } catch (error) {
-    if (!identityErrors.is(error, 'EMAIL_INVALID')) throw error;
-  }
-  const matches = await ctx.passwords.verify(
-    found?.passwordHash,
-    password.length <= MAX_PASSWORD_INPUT ? password : '',
-  );
-  if (!found || !matches || !found.user.active) throw invalidCredentials();
-  return openSession(ctx, found.user, channel);
-}
-
-/** A new session for an already verified user (password login; magic links and SSO later). */
-export async function openSession(
-  ctx: IdentityContext,
-  user: User,
-  channel: SessionChannel,
-): Promise<IssuedSession> {
-  const now = ctx.now();
-  const sessionId = randomUUID();
-  const refreshToken = formatRefreshToken({ sessionId, secret: randomSecret() });
-  const session: Session = {
-    id: sessionId,
-    tenantId: user.tenantId,
-    userId: user.id,
-    channel,
-    createdAt: now,
-    currentHash: ctx.hasher.digest('refresh-token', refreshToken),
-    currentExpiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
-    previousHash: null,
-    rotatedAt: null,
-    graceUses: 0,
-    revokedAt: null,
-    revokedReason: null,
-  };
-  await ctx.sessions.insert(session);
-  return { ...(await signFor(ctx, user, sessionId, now)), refreshToken, user };
-}
 
 /**
  * Exchanges a refresh token for a new pair; the presented one is rotated out. The child is
  * derived from the parent under a server key, so re-presenting the immediate parent inside the
  * grace window yields the very same child without the child ever being stored.
  */
-export async function refresh(
+export async function refreshSession(
   ctx: IdentityContext,
   refreshToken: string,
   channel: SessionChannel = 'bearer',
@@ -176,22 +112,6 @@ async function settleNotCurrent(
   throw invalidRefreshToken();
 }
 
-/**
- * Ends sessions: first in the database (no refresh works any more), then in Redis (their access
- * tokens are refused by the gateway from this moment). A Redis failure fails the call, so a
- * retried logout completes it.
- */
-export async function revokeSessions(
-  ctx: IdentityContext,
-  sessionIds: readonly string[],
-  reason: RevocationReason,
-): Promise<void> {
-  const now = ctx.now();
-  for (const id of sessionIds)
-    await ctx.locks.run(`session:${id}`, () => ctx.sessions.revoke(id, reason, now));
-  await ctx.revoker.revoke(sessionIds);
-}
-
 /** revokeSessions for a caller that already holds the sessions' locks. */
 async function revokeHeld(
   ctx: IdentityContext,
@@ -201,19 +121,4 @@ async function revokeHeld(
   const now = ctx.now();
   for (const id of sessionIds) await ctx.sessions.revoke(id, reason, now);
   await ctx.revoker.revoke(sessionIds);
-}
-
-async function signFor(ctx: IdentityContext, user: User, sessionId: string, now: Date) {
-  const { token, expiresIn } = await ctx.keyRing.signer(now).sign(
-    {
-      subject: user.id,
-      kind: 'user',
-      tenantId: user.tenantId,
-      role: user.role,
-      scopes: scopesForRole(user.role),
-      sessionId,
-    },
-    now,
-  );
-  return { accessToken: token, expiresIn };
 }

@@ -1,8 +1,9 @@
 import { identityErrors } from '../domain/errors.js';
 import { normaliseEmail } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
-import { issueLink, signUp, type MagicLinkMail, type RedeemOutcome } from './magic-links.js';
-import { openSession } from './sessions.js';
+import { issueLink, type MagicLinkMail, type RedeemOutcome } from './magic-link.js';
+import { signUp } from './sign-up.js';
+import { openSession } from './open-session.js';
 
 /** What the gateway verified in the provider's ID token. */
 export interface SsoClaims {
