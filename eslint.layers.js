@@ -157,12 +157,17 @@ function packageConfigs() {
     {
       name: 'tap/layers/packages',
       files: ['packages/*/src/**/*.ts'],
-      ignores: [...TESTS, 'packages/testkit/**', ...specific.map((name) => `packages/${name}/**`)],
+      ignores: [
+        ...TESTS,
+        'packages/testkit/**',
+        'packages/service-testkit/**',
+        ...specific.map((name) => `packages/${name}/**`),
+      ],
       rules: rule([NEVER_A_SERVICE, NEVER_TESTKIT]),
     },
     {
-      name: 'tap/layers/packages/testkit',
-      files: ['packages/testkit/src/**/*.ts'],
+      name: 'tap/layers/packages/testkits',
+      files: ['packages/testkit/src/**/*.ts', 'packages/service-testkit/src/**/*.ts'],
       ignores: TESTS,
       rules: rule([NEVER_A_SERVICE]),
     },

@@ -7,13 +7,13 @@ import {
   type TokenVerifier,
 } from '@tap/tokens';
 
-const ISSUER = 'https://identity.adoption-test';
+const ISSUER = 'https://identity.service-test';
 const AUDIENCE = 'tap-api';
 
-/** A real ES256 key pair: every service verifies tokens with jose against this JWKS (no mock). */
+/** A real ES256 key pair: the service under test verifies tokens with jose against this JWKS (no mock). */
 export interface TestTokens {
   readonly verifier: TokenVerifier;
-  /** `Bearer <access token>` of a user of `tenantId` with `role`. */
+  /** `Bearer <access token>` of a user of `tenantId` with `role` (default OWNER). */
   bearer(tenantId: string, role?: string): Promise<string>;
   /** `Bearer <access token>` of an OAuth client of `tenantId` granted `scopes`. */
   clientBearer(tenantId: string, scopes: readonly string[]): Promise<string>;

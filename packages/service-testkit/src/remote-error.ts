@@ -1,10 +1,5 @@
 import { isRemoteCallError, type RemoteCallError } from '@tap/grpc-kit';
-import type { TestBed } from './test-bed.js';
-
-/** Call settings that authenticate as an owner of `tenantId` (a real signed token). */
-export async function as(bed: TestBed, tenantId: string): Promise<{ authorization: string }> {
-  return { authorization: await bed.tokens.bearer(tenantId) };
-}
+import type { TestTokens } from './test-tokens.js';
 
 /** The RemoteCallError a call rejected with; fails the test if it resolved. */
 export async function remoteError(call: Promise<unknown>): Promise<RemoteCallError> {
@@ -15,4 +10,12 @@ export async function remoteError(call: Promise<unknown>): Promise<RemoteCallErr
     throw error;
   }
   throw new Error('the call succeeded');
+}
+
+/** Call settings that authenticate as an OWNER of `tenantId` (a real signed token of the bed's key). */
+export async function as(
+  bed: { readonly tokens: TestTokens },
+  tenantId: string,
+): Promise<{ authorization: string }> {
+  return { authorization: await bed.tokens.bearer(tenantId) };
 }
