@@ -1,4 +1,5 @@
-import preset from '../../jest.preset.js';
+import { workspaceProjects } from '../../jest.preset.js';
 
-// No infrastructure: ESLint's Node API on fixture strings.
-export default { ...preset };
+// No infrastructure: ESLint's Node API on fixture strings (an integration project without servers).
+
+export default workspaceProjects(import.meta.dirname);
