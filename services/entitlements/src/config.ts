@@ -4,7 +4,9 @@ import {
   identifier,
   listenPort,
   mongoUrl,
-  natsUrl,
+  eventsConfig,
+  eventsEnv,
+  type EventsConfig,
   parseEnv,
   redisUrl,
   str,
@@ -12,6 +14,9 @@ import {
 import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
 import type { TlsFiles } from '@tap/grpc-kit';
 import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
+
+// One events block for every consuming service (@tap/config): its type, defaults and variables.
+export type { EventsConfig } from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50053;
 export const DEFAULT_HTTP_PORT = 8083;
@@ -23,17 +28,6 @@ export const DEFAULT_CLEANUP_INTERVAL_MS = 60_000;
  * would be counted again.
  */
 export const DEFAULT_APPLIED_EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
-/** Same default as the adoption service: a producer retrying inside it is stored once. */
-export const DEFAULT_EVENTS_DUPLICATE_WINDOW_MS = 2 * 60_000;
-
-/** Where the usage counters' product events come from. */
-export interface EventsConfig {
-  readonly streamName: string;
-  readonly subjectPrefix: string;
-  readonly consumerName: string;
-  readonly duplicateWindowMs: number;
-}
-
 /** The clean-up job's schedule and retention. */
 export interface CleanupConfig {
   readonly intervalMs: number;
@@ -72,11 +66,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     ENTITLEMENTS_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
     MONGO_URL: mongoUrl(),
     ENTITLEMENTS_MONGO_DB: identifier({ default: 'entitlements' }),
-    NATS_URL: natsUrl({ default: 'nats://127.0.0.1:4222' }),
-    EVENTS_STREAM: identifier({ default: 'EVENTS' }),
-    EVENTS_SUBJECT_PREFIX: identifier({ default: 'events' }),
+    ...eventsEnv(),
     ENTITLEMENTS_CONSUMER: identifier({ default: 'entitlements' }),
-    EVENTS_DUPLICATE_WINDOW_MS: durationMs({ default: DEFAULT_EVENTS_DUPLICATE_WINDOW_MS }),
     ENTITLEMENTS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
     ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS: durationMs({ default: DEFAULT_APPLIED_EVENT_RETENTION_MS }),
     IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
@@ -97,12 +88,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     httpPort: e.ENTITLEMENTS_HTTP_PORT,
     mongo: Object.freeze({ url: e.MONGO_URL, database: e.ENTITLEMENTS_MONGO_DB }),
     nats: Object.freeze({ url: e.NATS_URL }),
-    events: Object.freeze({
-      streamName: e.EVENTS_STREAM,
-      subjectPrefix: e.EVENTS_SUBJECT_PREFIX,
-      consumerName: e.ENTITLEMENTS_CONSUMER,
-      duplicateWindowMs: e.EVENTS_DUPLICATE_WINDOW_MS,
-    }),
+    events: eventsConfig(e, e.ENTITLEMENTS_CONSUMER),
     cleanup: Object.freeze({
       intervalMs: e.ENTITLEMENTS_CLEANUP_INTERVAL_MS,
       appliedEventRetentionMs: e.ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS,
