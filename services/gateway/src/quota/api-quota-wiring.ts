@@ -3,7 +3,7 @@ import type { RateLimiter } from '@tap/ratelimit';
 import type { ApiRequestCountReader } from '../api-request-counts.js';
 import type { ServiceClients } from '../clients.js';
 import { apiQuotaRules } from '../http/plugins/api-quota.js';
-import { upgradeContextJson } from '../http/routes/entitlements-json.js';
+import { upgradeContextFromWire as upgradeContextJson } from '@tap/contracts';
 import type { QuotaSource } from './tier-quota-source.js';
 
 /** The upgrade context shown when a tier has no API access (entitlements decides what to offer). */
