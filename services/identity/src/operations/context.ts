@@ -1,5 +1,5 @@
-import type { KeyedHasher } from '../crypto/keyed-hash.js';
-import type { PasswordHasher } from '../crypto/passwords.js';
+import type { KeyedHasher } from './ports/keyed-hasher.js';
+import type { PasswordHasher } from './ports/password-hasher.js';
 import type { RefreshPolicy } from '../domain/session.js';
 import type { KeyRing } from '../keys/key-ring.js';
 import type { ExternalIdentitiesRepository } from './ports/external-identities-repository.js';

@@ -1,4 +1,4 @@
-import type { HashPurpose } from '../crypto/keyed-hash.js';
+import type { HashPurpose } from './ports/keyed-hasher.js';
 import { identityErrors } from '../domain/errors.js';
 import { formatRefreshToken, parseRefreshToken } from '../domain/refresh-token.js';
 import {
