@@ -3,6 +3,7 @@ import {
   durationMs,
   eventsConfig,
   eventsEnv,
+  type EventsConfig,
   httpUrl,
   identifier,
   listenPort,
@@ -12,7 +13,7 @@ import {
   str,
 } from '@tap/config';
 import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
-import type { TlsFiles } from '@tap/grpc-kit';
+import type { ConsumingServiceConfig } from '@tap/runtime';
 import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
 
 export const DEFAULT_GRPC_PORT = 50052;
@@ -45,34 +46,12 @@ export interface OutboxConfig {
   readonly graceMs: number;
 }
 
-export interface AdoptionConfig {
-  readonly host: string;
-  readonly grpcPort: number;
-  readonly httpPort: number;
-  readonly mongo: { readonly url: string; readonly database: string };
-  readonly nats: { readonly url: string };
-  readonly events: {
-    readonly streamName: string;
-    readonly subjectPrefix: string;
-    readonly consumerName: string;
-    readonly duplicateWindowMs: number;
-  };
+/** What runConsumingService reads (host, ports, MongoDB, NATS, Redis, tokens, TLS, …) and the service's own. */
+export interface AdoptionConfig extends ConsumingServiceConfig {
+  readonly events: EventsConfig;
   readonly driftWatch: DriftWatchConfig;
   readonly outbox: OutboxConfig;
-  readonly identityAddress: string;
   readonly entitlementsAddress: string;
-  readonly tokens: {
-    readonly issuer: string;
-    readonly audience: string;
-    /** How often identity's key set is refetched: a key retired at once stops verifying within it. */
-    readonly jwksRefreshIntervalMs: number;
-  };
-  /** The revocation list every user token is checked against (fails closed). */
-  readonly redis: { readonly url: string };
-  readonly otlpTracesUrl: string | undefined;
-  readonly logLevel: string;
-  /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
-  readonly grpcTls: TlsFiles;
 }
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */

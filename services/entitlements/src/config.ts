@@ -12,7 +12,7 @@ import {
   str,
 } from '@tap/config';
 import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
-import type { TlsFiles } from '@tap/grpc-kit';
+import type { ConsumingServiceConfig } from '@tap/runtime';
 import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
 
 // One events block for every consuming service (@tap/config): its type, defaults and variables.
@@ -34,27 +34,10 @@ export interface CleanupConfig {
   readonly appliedEventRetentionMs: number;
 }
 
-export interface EntitlementsConfig {
-  readonly host: string;
-  readonly grpcPort: number;
-  readonly httpPort: number;
-  readonly mongo: { readonly url: string; readonly database: string };
-  readonly nats: { readonly url: string };
+/** What runConsumingService reads (host, ports, MongoDB, NATS, Redis, tokens, TLS, …) and the service's own. */
+export interface EntitlementsConfig extends ConsumingServiceConfig {
   readonly events: EventsConfig;
   readonly cleanup: CleanupConfig;
-  readonly identityAddress: string;
-  readonly tokens: {
-    readonly issuer: string;
-    readonly audience: string;
-    /** How often identity's key set is refetched: a key retired at once stops verifying within it. */
-    readonly jwksRefreshIntervalMs: number;
-  };
-  /** The revocation list every user token is checked against (fails closed). */
-  readonly redis: { readonly url: string };
-  readonly otlpTracesUrl: string | undefined;
-  readonly logLevel: string;
-  /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
-  readonly grpcTls: TlsFiles;
 }
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
