@@ -1,7 +1,12 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { setRpcObserver, tlsFromFiles, type ServiceTls, type TlsFiles } from '@tap/grpc-kit';
-import { identityTokenVerifier, redisSessionRevocations, type SessionRevocations } from '@tap/service-auth';
+import {
+  identityTokenVerifier,
+  redisSessionRevocations,
+  type SessionRevocations,
+  type TokenCheckConfig,
+} from '@tap/service-auth';
 import {
   createLogger,
   initMetrics,
@@ -26,21 +31,14 @@ import { runGrpcService, type ListeningServer } from './run-grpc-service.js';
  */
 const REVOCATION_COMMAND_TIMEOUT_MS = 1_000;
 
-/** What a gRPC service that consumes product events reads from its config (defaults applied). */
-export interface ConsumingServiceConfig {
+/** What a gRPC service that consumes product events reads from its config (defaults applied): TOKEN_CHECK_ENV's fields and these. */
+export interface ConsumingServiceConfig extends TokenCheckConfig {
   readonly host: string;
   readonly grpcPort: number;
   readonly httpPort: number;
   readonly mongo: { readonly url: string; readonly database: string };
   readonly nats: { readonly url: string };
-  readonly redis: { readonly url: string };
   readonly events: { readonly streamName: string; readonly consumerName: string };
-  readonly identityAddress: string;
-  readonly tokens: {
-    readonly issuer: string;
-    readonly audience: string;
-    readonly jwksRefreshIntervalMs: number;
-  };
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
   readonly grpcTls: TlsFiles;

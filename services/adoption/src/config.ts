@@ -9,12 +9,10 @@ import {
   listenPort,
   mongoUrl,
   parseEnv,
-  redisUrl,
   str,
 } from '@tap/config';
-import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
 import type { ConsumingServiceConfig } from '@tap/runtime';
-import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
+import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
 
 export const DEFAULT_GRPC_PORT = 50052;
 export const DEFAULT_HTTP_PORT = 8082;
@@ -70,12 +68,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     ADOPTION_DRIFT_LEASE_MS: durationMs({ default: DEFAULT_DRIFT_LEASE_MS }),
     ADOPTION_OUTBOX_INTERVAL_MS: durationMs({ default: DEFAULT_OUTBOX_INTERVAL_MS }),
     ADOPTION_OUTBOX_GRACE_MS: durationMs({ default: DEFAULT_OUTBOX_GRACE_MS }),
-    IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
-    TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
-    TOKEN_AUDIENCE: str({ default: 'tap-api' }),
-    JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
-    REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+    ...TOKEN_CHECK_ENV,
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -109,14 +103,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       intervalMs: e.ADOPTION_OUTBOX_INTERVAL_MS,
       graceMs: e.ADOPTION_OUTBOX_GRACE_MS,
     }),
-    identityAddress: e.IDENTITY_GRPC_ADDRESS,
     entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
-    tokens: Object.freeze({
-      issuer: e.TOKEN_ISSUER,
-      audience: e.TOKEN_AUDIENCE,
-      jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
-    }),
-    redis: Object.freeze({ url: e.REDIS_URL }),
+    ...tokenCheckFromEnv(e),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
   });

@@ -8,12 +8,10 @@ import {
   eventsEnv,
   type EventsConfig,
   parseEnv,
-  redisUrl,
   str,
 } from '@tap/config';
-import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
 import type { ConsumingServiceConfig } from '@tap/runtime';
-import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
+import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
 
 // One events block for every consuming service (@tap/config): its type, defaults and variables.
 export type { EventsConfig } from '@tap/config';
@@ -53,11 +51,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     ENTITLEMENTS_CONSUMER: identifier({ default: 'entitlements' }),
     ENTITLEMENTS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
     ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS: durationMs({ default: DEFAULT_APPLIED_EVENT_RETENTION_MS }),
-    IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
-    TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
-    TOKEN_AUDIENCE: str({ default: 'tap-api' }),
-    JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
-    REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+    ...TOKEN_CHECK_ENV,
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -76,13 +70,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
       intervalMs: e.ENTITLEMENTS_CLEANUP_INTERVAL_MS,
       appliedEventRetentionMs: e.ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS,
     }),
-    identityAddress: e.IDENTITY_GRPC_ADDRESS,
-    tokens: Object.freeze({
-      issuer: e.TOKEN_ISSUER,
-      audience: e.TOKEN_AUDIENCE,
-      jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
-    }),
-    redis: Object.freeze({ url: e.REDIS_URL }),
+    ...tokenCheckFromEnv(e),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
   });
