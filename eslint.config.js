@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerConfigs } from './eslint.layers.js';
 
 export default tseslint.config(
   {
@@ -7,6 +8,7 @@ export default tseslint.config(
       '**/jest.config.js',
       'jest.preset.js',
       'eslint.config.js',
+      'eslint.layers.js',
       '**/dist/**',
       '**/node_modules/**',
       '**/src/generated/**',
@@ -59,4 +61,6 @@ export default tseslint.config(
     ],
     rules: { 'no-restricted-syntax': 'off' },
   },
+  // Which layer may import which (issue #12): eslint.layers.js.
+  ...layerConfigs,
 );

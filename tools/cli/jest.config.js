@@ -1,7 +1,3 @@
-import preset from '../../jest.preset.js';
+import { workspaceProjects } from '../../jest.preset.js';
 
-export default {
-  ...preset,
-  globalSetup: '@tap/testkit/jest-global-setup',
-  globalTeardown: '@tap/testkit/jest-global-teardown',
-};
+export default workspaceProjects(import.meta.dirname, { infrastructure: true });

@@ -48,8 +48,8 @@ export async function buildGatewayDocument(): Promise<Record<string, unknown>> {
     }),
     readiness: new Readiness(),
     logger: createLogger({ service: 'client-generate', level: 'silent' }),
+    revocations: redisSessionRevocations(redis, 'client-generate:rev'),
     auth: {
-      revocations: redisSessionRevocations(redis, 'client-generate:rev'),
       limiter: createRateLimiter({ redis, keyPrefix: 'client-generate' }),
       ssoStates: redisSsoStateStore(redis, 'client-generate:sso'),
     },

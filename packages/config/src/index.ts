@@ -13,3 +13,5 @@ export {
 export { ConfigError, formatIssue, parseEnv } from './parse-env.js';
 export type { ConfigIssue } from './parse-env.js';
 export { EXIT_CONFIG, loadConfigOrExit } from './exit-on-config-error.js';
+export { DEFAULT_EVENTS_DUPLICATE_WINDOW_MS, eventsConfig, eventsEnv } from './events-env.js';
+export type { EventsConfig } from './events-env.js';

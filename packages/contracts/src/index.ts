@@ -8,3 +8,5 @@ export type { ProductEvent, ProductEventKind } from './events/product-event.js';
 export { DEFAULT_EVENT_SUBJECT_PREFIX, eventSubject, allEventsSubject } from './events/subjects.js';
 export { parseProductEvent, PRODUCT_EVENT_SCHEMA_PATH } from './events/validate-product-event.js';
 export type { ParsedProductEvent } from './events/validate-product-event.js';
+export { upgradeContextFromWire, upgradeContextToWire } from './upgrade-context.js';
+export type { UpgradeContextView, UpgradeTierRef } from './upgrade-context.js';

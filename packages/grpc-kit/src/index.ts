@@ -29,7 +29,8 @@ export {
   safeStatusMessage,
 } from './error-mapping.js';
 export { injectTraceContext, extractTraceContext } from './trace-metadata.js';
-export { isDependencyUnavailable, DependencyUnavailableError } from './dependency-unavailable.js';
+// Shared with stores, which must not import the transport: they live in @tap/errors.
+export { isDependencyUnavailable, DependencyUnavailableError } from '@tap/errors';
 export { bearerFromMetadata } from './bearer.js';
 export { status as GrpcStatus } from '@grpc/grpc-js';
 export { createHealthChecker } from './health-client.js';

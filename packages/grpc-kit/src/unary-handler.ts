@@ -6,10 +6,9 @@ import {
   type StatusObject,
 } from '@grpc/grpc-js';
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { isDomainError } from '@tap/errors';
+import { isDependencyUnavailable, isDomainError } from '@tap/errors';
 import { errorMetadata, safeStatusMessage, STATUS_BY_KIND } from './error-mapping.js';
 import { extractTraceContext } from './trace-metadata.js';
-import { isDependencyUnavailable } from './dependency-unavailable.js';
 import { reportRpc } from './rpc-observer.js';
 
 export interface CallContext {

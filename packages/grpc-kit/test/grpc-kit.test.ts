@@ -6,25 +6,15 @@ import {
   createGrpcServer,
   createHealthChecker,
   GrpcStatus,
-  RemoteCallError,
   unaryCall,
   unaryHandler,
   type GrpcServer,
 } from '../src/index.js';
 import { serverOptions, tlsOf } from './support/test-tls.js';
+import { failure } from './support/failure.js';
 
 const errors = defineErrors({ TENANT_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such tenant' } });
 const silent = { error: () => undefined };
-
-async function failure(promise: Promise<unknown>): Promise<RemoteCallError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RemoteCallError) return error;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
 
 describe('grpc-kit over a real gRPC server', () => {
   let server: GrpcServer;

@@ -6,12 +6,12 @@ import {
   createGrpcServer,
   GrpcStatus,
   INVALID_ERROR_CODE,
-  RemoteCallError,
   unaryCall,
   unaryHandler,
   type GrpcServer,
 } from '../src/index.js';
 import { serverOptions, tlsOf } from './support/test-tls.js';
+import { failure } from './support/failure.js';
 
 /*
  * Issue #11: a `can` whose `action` held non-ASCII characters ended the entitlements process.
@@ -35,16 +35,6 @@ const LONE = 'x\ud800y\udc00z';
 
 const logged: string[] = [];
 const logger = { error: (_object: object, message: string) => void logged.push(message) };
-
-async function failure(promise: Promise<unknown>): Promise<RemoteCallError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RemoteCallError) return error;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
 
 describe('unaryHandler with errors that echo hostile input', () => {
   let server: GrpcServer;

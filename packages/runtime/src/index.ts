@@ -27,3 +27,10 @@ export { createKeyedLock, DEFAULT_KEYED_LOCK_WAIT_MS } from './keyed-lock.js';
 export type { KeyedLock } from './keyed-lock.js';
 export { startPeriodicJob } from './periodic-job.js';
 export type { JobLogger, PeriodicJob } from './periodic-job.js';
+export { runConsumingService } from './run-consuming-service.js';
+export type {
+  BackgroundWork,
+  ConsumingServiceApp,
+  ConsumingServiceConfig,
+  ServiceParts,
+} from './run-consuming-service.js';

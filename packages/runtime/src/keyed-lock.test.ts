@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DependencyUnavailableError } from '@tap/errors';
 import { describe, expect, it } from '@jest/globals';
 import { createKeyedLock } from './keyed-lock.js';
 
@@ -55,5 +56,16 @@ describe('createKeyedLock', () => {
     await slow;
     expect(ran).toBe(false);
     await expect(lock.run('t1', async () => 'free again')).resolves.toBe('free again');
+  });
+});
+
+describe('createKeyedLock without an onTimeout', () => {
+  it('gives up with a DependencyUnavailableError naming only the key’s first segment', async () => {
+    const lock = createKeyedLock({ maxWaitMs: 20 });
+    const slow = lock.run('session:secret-id', () => sleep(100));
+    const late = lock.run('session:secret-id', async () => 'late');
+    await expect(late).rejects.toBeInstanceOf(DependencyUnavailableError);
+    await expect(late).rejects.toThrow(/^busy: session$/);
+    await slow;
   });
 });

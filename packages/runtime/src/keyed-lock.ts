@@ -1,3 +1,5 @@
+import { DependencyUnavailableError } from '@tap/errors';
+
 /** How long work waits for the work queued before it on the same key before giving up. */
 export const DEFAULT_KEYED_LOCK_WAIT_MS = 5_000;
 
@@ -20,11 +22,15 @@ export interface KeyedLock {
  * this lock, which makes one replica correct on both. Several replicas need MongoDB (or claims
  * made by inserts with a unique _id, which are atomic on both).
  */
-export function createKeyedLock(options: {
-  maxWaitMs?: number;
-  onTimeout: (key: string) => Error;
-}): KeyedLock {
+export function createKeyedLock(
+  options: {
+    maxWaitMs?: number;
+    /** The error a waiter gives up with; by default UNAVAILABLE (the caller retries). */
+    onTimeout?: (key: string) => Error;
+  } = {},
+): KeyedLock {
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_KEYED_LOCK_WAIT_MS;
+  const onTimeout = options.onTimeout ?? busy;
   const tails = new Map<string, Promise<void>>();
   return {
     async run(key, work) {
@@ -37,7 +43,7 @@ export function createKeyedLock(options: {
       const tail = previous.then(() => mine);
       tails.set(key, tail);
       try {
-        if (!(await settledWithin(previous, maxWaitMs))) throw options.onTimeout(key);
+        if (!(await settledWithin(previous, maxWaitMs))) throw onTimeout(key);
         return await work();
       } finally {
         release();
@@ -47,6 +53,12 @@ export function createKeyedLock(options: {
     },
   };
 }
+
+/**
+ * Only the key's first segment (`session`, `client`, a tenant id): the message may reach a log
+ * line, and a session id must not.
+ */
+const busy = (key: string): Error => new DependencyUnavailableError(`busy: ${key.split(':')[0] ?? 'key'}`);
 
 async function settledWithin(promise: Promise<void>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;

@@ -9,3 +9,5 @@ export { clientPerCaller } from './client-per-caller.js';
 export { redisSessionRevocations, revocationCheckingVerifier } from './session-revocations.js';
 export type { RevocationRedis, SessionRevocations } from './session-revocations.js';
 export { grpcTlsFromEnv, GRPC_TLS_ENV } from './tls-config.js';
+export { TOKEN_CHECK_ENV, tokenCheckFromEnv } from './token-check-config.js';
+export type { TokenCheckConfig } from './token-check-config.js';

@@ -1,4 +1,4 @@
-import { DependencyUnavailableError } from '@tap/grpc-kit';
+import { DependencyUnavailableError } from '@tap/errors';
 import { revocationKey, type AccessClaims, type TokenVerifier } from '@tap/tokens';
 import { authErrors } from './errors.js';
 

@@ -20,3 +20,6 @@ export type { CertificateAuthority, IssuedIdentity } from './pki/certificate-aut
 export { testIdentity, testIdentityEnv } from './pki/test-pki.js';
 export type { ServiceName } from './pki/test-pki.js';
 export { DEV_IDENTITIES, ensureDevPki } from './pki/dev-pki.js';
+export { testClock } from './test-clock.js';
+export type { TestClock } from './test-clock.js';
+export { waitFor } from './wait-for.js';

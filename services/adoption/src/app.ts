@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { contracts, type EntitlementsServiceClient, type ProductEvent } from '@tap/contracts';
+import {
+  contracts,
+  upgradeContextFromWire,
+  type EntitlementsServiceClient,
+  type ProductEvent,
+} from '@tap/contracts';
 import {
   ensureEventStream,
   startDurableConsumer,
@@ -122,16 +127,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       { authorization, deadlineMs: UPGRADE_CONTEXT_DEADLINE_MS },
     );
     return {
-      capability: context.capability,
+      ...upgradeContextFromWire(context),
       frictionType: context.frictionType as UpgradeContext['frictionType'],
-      upgradeAvailable: context.upgradeAvailable,
-      currentTier: { code: context.currentTier?.code ?? '', name: context.currentTier?.name ?? '' },
-      ...(context.targetTier
-        ? { targetTier: { code: context.targetTier.code, name: context.targetTier.name } }
-        : {}),
-      headline: context.headline,
-      featureHighlights: context.featureHighlights,
-      cta: context.cta,
     };
   };
   const handlers = adoptionHandlers({

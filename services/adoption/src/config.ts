@@ -1,18 +1,18 @@
 import {
   ConfigError,
   durationMs,
+  eventsConfig,
+  eventsEnv,
+  type EventsConfig,
   httpUrl,
   identifier,
   listenPort,
   mongoUrl,
-  natsUrl,
   parseEnv,
-  redisUrl,
   str,
 } from '@tap/config';
-import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
-import type { TlsFiles } from '@tap/grpc-kit';
-import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
+import type { ConsumingServiceConfig } from '@tap/runtime';
+import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
 
 export const DEFAULT_GRPC_PORT = 50052;
 export const DEFAULT_HTTP_PORT = 8082;
@@ -44,34 +44,12 @@ export interface OutboxConfig {
   readonly graceMs: number;
 }
 
-export interface AdoptionConfig {
-  readonly host: string;
-  readonly grpcPort: number;
-  readonly httpPort: number;
-  readonly mongo: { readonly url: string; readonly database: string };
-  readonly nats: { readonly url: string };
-  readonly events: {
-    readonly streamName: string;
-    readonly subjectPrefix: string;
-    readonly consumerName: string;
-    readonly duplicateWindowMs: number;
-  };
+/** What runConsumingService reads (host, ports, MongoDB, NATS, Redis, tokens, TLS, …) and the service's own. */
+export interface AdoptionConfig extends ConsumingServiceConfig {
+  readonly events: EventsConfig;
   readonly driftWatch: DriftWatchConfig;
   readonly outbox: OutboxConfig;
-  readonly identityAddress: string;
   readonly entitlementsAddress: string;
-  readonly tokens: {
-    readonly issuer: string;
-    readonly audience: string;
-    /** How often identity's key set is refetched: a key retired at once stops verifying within it. */
-    readonly jwksRefreshIntervalMs: number;
-  };
-  /** The revocation list every user token is checked against (fails closed). */
-  readonly redis: { readonly url: string };
-  readonly otlpTracesUrl: string | undefined;
-  readonly logLevel: string;
-  /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
-  readonly grpcTls: TlsFiles;
 }
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
@@ -83,22 +61,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     ADOPTION_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
     MONGO_URL: mongoUrl(),
     ADOPTION_MONGO_DB: identifier({ default: 'adoption' }),
-    NATS_URL: natsUrl({ default: 'nats://127.0.0.1:4222' }),
-    EVENTS_STREAM: identifier({ default: 'EVENTS' }),
-    EVENTS_SUBJECT_PREFIX: identifier({ default: 'events' }),
+    ...eventsEnv(),
     ADOPTION_CONSUMER: identifier({ default: 'adoption' }),
-    EVENTS_DUPLICATE_WINDOW_MS: durationMs({ default: 2 * 60_000 }),
     ADOPTION_DRIFT_INTERVAL_MS: durationMs({ default: DEFAULT_DRIFT_INTERVAL_MS }),
     ADOPTION_DRIFT_RESCAN_MS: durationMs({ default: DEFAULT_DRIFT_RESCAN_MS }),
     ADOPTION_DRIFT_LEASE_MS: durationMs({ default: DEFAULT_DRIFT_LEASE_MS }),
     ADOPTION_OUTBOX_INTERVAL_MS: durationMs({ default: DEFAULT_OUTBOX_INTERVAL_MS }),
     ADOPTION_OUTBOX_GRACE_MS: durationMs({ default: DEFAULT_OUTBOX_GRACE_MS }),
-    IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
-    TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
-    TOKEN_AUDIENCE: str({ default: 'tap-api' }),
-    JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
-    REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+    ...TOKEN_CHECK_ENV,
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -122,12 +93,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     httpPort: e.ADOPTION_HTTP_PORT,
     mongo: Object.freeze({ url: e.MONGO_URL, database: e.ADOPTION_MONGO_DB }),
     nats: Object.freeze({ url: e.NATS_URL }),
-    events: Object.freeze({
-      streamName: e.EVENTS_STREAM,
-      subjectPrefix: e.EVENTS_SUBJECT_PREFIX,
-      consumerName: e.ADOPTION_CONSUMER,
-      duplicateWindowMs: e.EVENTS_DUPLICATE_WINDOW_MS,
-    }),
+    events: eventsConfig(e, e.ADOPTION_CONSUMER),
     driftWatch: Object.freeze({
       intervalMs: e.ADOPTION_DRIFT_INTERVAL_MS,
       rescanMs: e.ADOPTION_DRIFT_RESCAN_MS,
@@ -137,14 +103,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       intervalMs: e.ADOPTION_OUTBOX_INTERVAL_MS,
       graceMs: e.ADOPTION_OUTBOX_GRACE_MS,
     }),
-    identityAddress: e.IDENTITY_GRPC_ADDRESS,
     entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
-    tokens: Object.freeze({
-      issuer: e.TOKEN_ISSUER,
-      audience: e.TOKEN_AUDIENCE,
-      jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
-    }),
-    redis: Object.freeze({ url: e.REDIS_URL }),
+    ...tokenCheckFromEnv(e),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
   });

@@ -6,7 +6,7 @@ import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { PARTNER_1, productEvent } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@tap/testkit';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -11,7 +11,7 @@ import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { productEvent, publishCopy, supplierJourney } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@tap/testkit';
 
 const START = new Date('2025-03-01T09:00:00.000Z');
 const NOW = new Date('2025-03-09T12:00:00.000Z');

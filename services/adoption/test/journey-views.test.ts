@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
-import { remoteError } from './support/calls.js';
+import { remoteError } from '@tap/service-testkit';
 import { supplierJourney } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';

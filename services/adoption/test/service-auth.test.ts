@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { contracts } from '@tap/contracts';
 import { createClient, GrpcStatus, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { testIdentity } from '@tap/testkit';
-import { remoteError } from './support/calls.js';
+import { remoteError } from '@tap/service-testkit';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
 describe("adoption's callers", () => {

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
 import { plansRepository } from '../src/store/plans-repository.js';
-import { remoteError } from './support/calls.js';
+import { remoteError } from '@tap/service-testkit';
 import { productEvent } from './support/events.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@tap/testkit';
 
 const NOW = new Date('2025-05-01T10:00:00.000Z');
 const plan = {

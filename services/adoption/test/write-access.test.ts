@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
-import { remoteError } from './support/calls.js';
+import { remoteError } from '@tap/service-testkit';
 import { productEvent } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';

@@ -4,14 +4,17 @@ import {
   identifier,
   listenPort,
   mongoUrl,
-  natsUrl,
+  eventsConfig,
+  eventsEnv,
+  type EventsConfig,
   parseEnv,
-  redisUrl,
   str,
 } from '@tap/config';
-import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
-import type { TlsFiles } from '@tap/grpc-kit';
-import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
+import type { ConsumingServiceConfig } from '@tap/runtime';
+import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
+
+// One events block for every consuming service (@tap/config): its type, defaults and variables.
+export type { EventsConfig } from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50053;
 export const DEFAULT_HTTP_PORT = 8083;
@@ -23,44 +26,16 @@ export const DEFAULT_CLEANUP_INTERVAL_MS = 60_000;
  * would be counted again.
  */
 export const DEFAULT_APPLIED_EVENT_RETENTION_MS = 7 * 24 * 60 * 60_000;
-/** Same default as the adoption service: a producer retrying inside it is stored once. */
-export const DEFAULT_EVENTS_DUPLICATE_WINDOW_MS = 2 * 60_000;
-
-/** Where the usage counters' product events come from. */
-export interface EventsConfig {
-  readonly streamName: string;
-  readonly subjectPrefix: string;
-  readonly consumerName: string;
-  readonly duplicateWindowMs: number;
-}
-
 /** The clean-up job's schedule and retention. */
 export interface CleanupConfig {
   readonly intervalMs: number;
   readonly appliedEventRetentionMs: number;
 }
 
-export interface EntitlementsConfig {
-  readonly host: string;
-  readonly grpcPort: number;
-  readonly httpPort: number;
-  readonly mongo: { readonly url: string; readonly database: string };
-  readonly nats: { readonly url: string };
+/** What runConsumingService reads (host, ports, MongoDB, NATS, Redis, tokens, TLS, …) and the service's own. */
+export interface EntitlementsConfig extends ConsumingServiceConfig {
   readonly events: EventsConfig;
   readonly cleanup: CleanupConfig;
-  readonly identityAddress: string;
-  readonly tokens: {
-    readonly issuer: string;
-    readonly audience: string;
-    /** How often identity's key set is refetched: a key retired at once stops verifying within it. */
-    readonly jwksRefreshIntervalMs: number;
-  };
-  /** The revocation list every user token is checked against (fails closed). */
-  readonly redis: { readonly url: string };
-  readonly otlpTracesUrl: string | undefined;
-  readonly logLevel: string;
-  /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
-  readonly grpcTls: TlsFiles;
 }
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
@@ -72,18 +47,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     ENTITLEMENTS_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
     MONGO_URL: mongoUrl(),
     ENTITLEMENTS_MONGO_DB: identifier({ default: 'entitlements' }),
-    NATS_URL: natsUrl({ default: 'nats://127.0.0.1:4222' }),
-    EVENTS_STREAM: identifier({ default: 'EVENTS' }),
-    EVENTS_SUBJECT_PREFIX: identifier({ default: 'events' }),
+    ...eventsEnv(),
     ENTITLEMENTS_CONSUMER: identifier({ default: 'entitlements' }),
-    EVENTS_DUPLICATE_WINDOW_MS: durationMs({ default: DEFAULT_EVENTS_DUPLICATE_WINDOW_MS }),
     ENTITLEMENTS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
     ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS: durationMs({ default: DEFAULT_APPLIED_EVENT_RETENTION_MS }),
-    IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
-    TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
-    TOKEN_AUDIENCE: str({ default: 'tap-api' }),
-    JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
-    REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+    ...TOKEN_CHECK_ENV,
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -97,23 +65,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     httpPort: e.ENTITLEMENTS_HTTP_PORT,
     mongo: Object.freeze({ url: e.MONGO_URL, database: e.ENTITLEMENTS_MONGO_DB }),
     nats: Object.freeze({ url: e.NATS_URL }),
-    events: Object.freeze({
-      streamName: e.EVENTS_STREAM,
-      subjectPrefix: e.EVENTS_SUBJECT_PREFIX,
-      consumerName: e.ENTITLEMENTS_CONSUMER,
-      duplicateWindowMs: e.EVENTS_DUPLICATE_WINDOW_MS,
-    }),
+    events: eventsConfig(e, e.ENTITLEMENTS_CONSUMER),
     cleanup: Object.freeze({
       intervalMs: e.ENTITLEMENTS_CLEANUP_INTERVAL_MS,
       appliedEventRetentionMs: e.ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS,
     }),
-    identityAddress: e.IDENTITY_GRPC_ADDRESS,
-    tokens: Object.freeze({
-      issuer: e.TOKEN_ISSUER,
-      audience: e.TOKEN_AUDIENCE,
-      jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
-    }),
-    redis: Object.freeze({ url: e.REDIS_URL }),
+    ...tokenCheckFromEnv(e),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
-import { as, remoteError } from './support/calls.js';
+import { as, remoteError } from '@tap/service-testkit';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
 let bed: TestBed;

@@ -3,10 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { eventSubject } from '@tap/contracts';
 import type { DurableConsumer, EventPublisher } from '@tap/events';
 import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
-import { as, remoteError } from './support/calls.js';
+import { as, remoteError } from '@tap/service-testkit';
 import { consumerSettled, productEvent, publishCopy, publisherFor } from './support/events.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
-import { waitFor } from './support/wait-for.js';
+import { waitFor } from '@tap/testkit';
 
 let bed: TestBed;
 let consumer: DurableConsumer;

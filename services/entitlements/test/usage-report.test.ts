@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { contracts, type UsageReport__Output } from '@tap/contracts';
 import { createClient, GrpcStatus, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { testIdentity } from '@tap/testkit';
-import { as, remoteError } from './support/calls.js';
+import { as, remoteError } from '@tap/service-testkit';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
 let bed: TestBed;

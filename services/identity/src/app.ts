@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { contracts } from '@tap/contracts';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
+import { createKeyedLock } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import {
   operatorTokens,
@@ -29,7 +30,6 @@ import type { IdentityContext } from './operations/context.js';
 import { oauthClientsRepository } from './store/oauth-clients-repository.js';
 import { externalIdentitiesRepository } from './store/external-identities-repository.js';
 import { joinRepository } from './store/join-repository.js';
-import { createKeyedLock } from './store/keyed-lock.js';
 import { magicLinksRepository } from './store/magic-links-repository.js';
 import { redisSessionRevoker } from './store/session-revocations.js';
 import { sessionsRepository } from './store/sessions-repository.js';

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { infraUrls, testNamespace } from '@tap/testkit';
 import { MongoClient, type Db } from 'mongodb';
-import { magicLinksRepository, type MagicLinksRepository } from '../src/store/magic-links-repository.js';
+import type { MagicLinksRepository } from '../src/operations/ports/magic-links-repository.js';
+import { magicLinksRepository } from '../src/store/magic-links-repository.js';
 
 const MINUTE = 60_000;
 const signIn = { kind: 'sign-in', userId: 'u1', tenantId: 't1' } as const;

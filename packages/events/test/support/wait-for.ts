@@ -1,18 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-
-/** Polls `check` until it returns true, failing with `what` after `timeoutMs`. */
-export async function waitFor(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  { timeoutMs = 10_000, intervalMs = 25 }: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await sleep(intervalMs);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
+// The one bounded poll every suite uses lives in @tap/testkit.
+export { waitFor } from '@tap/testkit';
 
 /** A promise with its resolve function, for handlers a test releases when it decides. */
 export function gate(): { promise: Promise<void>; open: () => void } {

@@ -22,6 +22,12 @@ const GLOBALS =
 describe('the adoption domain', () => {
   const files = sourceFiles(root);
 
+  // Without this, a moved folder or a broken walk would find nothing and pass every check below.
+  it('finds the domain’s source files, the recompute entry point among them', () => {
+    expect(files.length).toBeGreaterThan(20);
+    expect(files.map((file) => relative(root, file))).toContain(join('state', 'recompute.ts'));
+  });
+
   it('imports no transport, storage, messaging or telemetry library, and nothing outside itself but @tap/errors', () => {
     for (const file of files) {
       for (const [, specifier] of readFileSync(file, 'utf8').matchAll(IMPORT)) {

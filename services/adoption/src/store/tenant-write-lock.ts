@@ -1,4 +1,4 @@
-import { DependencyUnavailableError } from '@tap/grpc-kit';
+import { DependencyUnavailableError } from '@tap/errors';
 import { createKeyedLock, type KeyedLock } from '@tap/runtime';
 
 /**

@@ -1,13 +1,8 @@
 import type { Filter } from 'mongodb';
 import { emptyAggregate, type AggregateDocument } from './aggregate-document.js';
 
-/** MongoDB's duplicate-key error: an upsert lost to an existing document with that _id. */
-export const DUPLICATE_KEY = 11_000;
-
-/** True for the duplicate-key error a losing conditional upsert raises. */
-export function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: number } | null)?.code === DUPLICATE_KEY;
-}
+// A losing conditional upsert raises the duplicate-key error; one detector for every store.
+export { isDuplicateKey } from '@tap/errors';
 
 /**
  * A filter on a counter. Counter 0 also matches a document without the field (written before

@@ -1,5 +1,5 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
-import { waitFor } from './wait-for.js';
+import { waitFor } from '@tap/testkit';
 
 /** Waits until a durable consumer holds nothing: every stored message was handled and acked. */
 export async function consumerSettled(jsm: JetStreamManager, stream: string, durable: string): Promise<void> {

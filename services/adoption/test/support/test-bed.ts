@@ -11,13 +11,12 @@ import {
 import { createEventPublisher, type DurableConsumer, type EventPublisher } from '@tap/events';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
+import { infraUrls, testClock, testIdentity, testNamespace, type TestClock } from '@tap/testkit';
 import { MongoClient, type Db } from 'mongodb';
 import { buildApp, type AdoptionApp } from '../../src/app.js';
 import type { AdoptionConfig, DriftWatchConfig } from '../../src/config.js';
-import { testClock, type TestClock } from './clock.js';
-import { testRevocations, type TestRevocations } from './revocations.js';
-import { testTokens, type TestTokens } from './tokens.js';
+
+import { testRevocations, testTokens, type TestRevocations, type TestTokens } from '@tap/service-testkit';
 
 const logger = createLogger({ service: 'adoption-test', level: 'silent' });
 

@@ -1,7 +1,6 @@
 import type {
   CanDecision as WireCanDecision,
   Reservation as WireReservation,
-  UpgradeContext as WireUpgradeContext,
   UsageReport as WireUsageReport,
 } from '@tap/contracts';
 import {
@@ -11,7 +10,6 @@ import {
   type CanDecision,
   type RateUsageSnapshot,
   type Reservation,
-  type UpgradeContext,
   type UsageReport,
 } from '../domain/index.js';
 
@@ -55,16 +53,8 @@ export function canDecisionToWire(decision: CanDecision): WireCanDecision {
   return { allowed: false, reason: decision.reason };
 }
 
-/** The upgrade context; `targetTier` is left unset when no upgrade is available. */
-export function upgradeContextToWire(context: UpgradeContext): WireUpgradeContext {
-  const { currentTier, featureHighlights, ...rest } = context;
-  return {
-    ...rest,
-    currentTier: { ...currentTier },
-    featureHighlights: [...featureHighlights],
-    ...(context.upgradeAvailable ? { targetTier: { ...context.targetTier } } : {}),
-  };
-}
+// One upgrade-context mapping for every service (@tap/contracts).
+export { upgradeContextToWire } from '@tap/contracts';
 
 /** A reservation; null period and settledAt are left unset. */
 export function reservationToWire(reservation: Reservation): WireReservation {

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
 
 /** A product event (or a message that was not one) the usage counters could not count. */
 export interface RejectedEvent {

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { TierCode } from '../domain/index.js';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
 
 /** The default tier of a tenant entitlements has not heard of yet. */
 export const DEFAULT_TIER: TierCode = 'SUPPLIER_FREE';

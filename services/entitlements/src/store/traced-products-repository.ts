@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
 
 /**
  * One marker per (tenant, traced product) in `traced_products`: `_id` is `<tenantId>:<productId>`

@@ -1,7 +1,7 @@
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { Reservation, ReservationPlan, ReservationTransition, CounterDelta } from '../domain/index.js';
 import { planIncrements } from './counter-increments.js';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
 import { counterPath, type UsageDocument } from './usage-document.js';
 
 /** A tenant's usage document as one operation needs it. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventSubject, type ProductEvent, type ProductEventKind } from '@tap/contracts';
 import { createEventPublisher, type EventPublisher } from '@tap/events';
 import type { TestBed } from './test-bed.js';
-import { waitFor } from './wait-for.js';
+import { waitFor } from '@tap/testkit';
 
 /** A valid product event with a fresh id. */
 export function productEvent(

@@ -5,13 +5,12 @@ import { contracts, type EntitlementsServiceClient } from '@tap/contracts';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { clientPerCaller, RPC_ALLOWLIST } from '@tap/service-auth';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
+import { infraUrls, testClock, testIdentity, testNamespace, type TestClock } from '@tap/testkit';
 import { MongoClient, type Db } from 'mongodb';
 import { buildApp, type EntitlementsApp } from '../../src/app.js';
 import type { EventsConfig } from '../../src/config.js';
-import { testClock, type TestClock } from './clock.js';
-import { testRevocations, type TestRevocations } from './revocations.js';
-import { testTokens, type TestTokens } from './tokens.js';
+
+import { testRevocations, testTokens, type TestRevocations, type TestTokens } from '@tap/service-testkit';
 
 /** One test file's entitlements service: its own database, stream, prefix and consumer name. */
 export interface TestBed {

@@ -1,4 +1,5 @@
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import type { PasswordHasher } from '../operations/ports/password-hasher.js';
 import { randomSecret } from './keyed-hash.js';
 
 // `Algorithm` is an ambient const enum, which verbatimModuleSyntax cannot read at run time: 2 is Argon2id.
@@ -11,19 +12,6 @@ export const ARGON2_OPTIONS = {
   timeCost: 2,
   parallelism: 1,
 } as const;
-
-/** Password hashing and verification (argon2id). */
-export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  /**
-   * True when `password` matches `encoded`. With no `encoded` (no such account) it verifies
-   * against a dummy hash of the same cost and answers false, so the time taken does not tell
-   * whether an email address has an account.
-   */
-  verify(encoded: string | undefined, password: string): Promise<boolean>;
-  /** Computes the dummy hash ahead, so the first unknown-email login costs what the others do. */
-  prepare(): Promise<void>;
-}
 
 /** argon2id on libuv's thread pool (@node-rs/argon2 is async), so logins never block the event loop. */
 export function createPasswordHasher(): PasswordHasher {

@@ -1,11 +1,10 @@
 import type { IdentityServiceHandlers } from '@tap/contracts';
 import { unaryHandler } from '@tap/grpc-kit';
-import {
-  createClient,
-  deleteClient,
-  rotateClientSecret,
-  type ClientWithSecret,
-} from '../operations/oauth-clients.js';
+import type { ClientWithSecret } from '../operations/client-secrets.js';
+import { createOAuthClient } from '../operations/create-oauth-client.js';
+import { deleteOAuthClient } from '../operations/delete-oauth-client.js';
+import { listOAuthClients } from '../operations/list-oauth-clients.js';
+import { rotateOAuthClientSecret } from '../operations/rotate-oauth-client-secret.js';
 import { managedTenant, resolveCaller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { clientToWire } from './wire.js';
@@ -23,17 +22,19 @@ export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
   return {
     CreateOAuthClient: unaryHandler('IdentityService/CreateOAuthClient', logger, async (request, call) => {
       const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
-      return withSecret(await createClient(ctx, tenantId, { name: request.name, scopes: request.scopes }));
+      return withSecret(
+        await createOAuthClient(ctx, tenantId, { name: request.name, scopes: request.scopes }),
+      );
     }),
 
     ListOAuthClients: unaryHandler('IdentityService/ListOAuthClients', logger, async (request, call) => {
       const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
-      return { clients: (await ctx.clients.listByTenant(tenantId)).map(clientToWire) };
+      return { clients: (await listOAuthClients(ctx, tenantId)).map(clientToWire) };
     }),
 
     DeleteOAuthClient: unaryHandler('IdentityService/DeleteOAuthClient', logger, async (request, call) => {
       const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
-      await deleteClient(ctx, tenantId, request.clientId);
+      await deleteOAuthClient(ctx, tenantId, request.clientId);
       return {};
     }),
 
@@ -43,7 +44,7 @@ export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
       logger,
       async (request, call) => {
         const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
-        return withSecret(await rotateClientSecret(ctx, tenantId, request.clientId));
+        return withSecret(await rotateOAuthClientSecret(ctx, tenantId, request.clientId));
       },
     ),
   };

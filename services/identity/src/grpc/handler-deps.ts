@@ -1,7 +1,7 @@
 import type { HandlerLogger } from '@tap/grpc-kit';
 import type { TokenVerifier } from '@tap/tokens';
 import type { IdentityContext } from '../operations/context.js';
-import type { MagicLinkMail } from '../operations/magic-links.js';
+import type { MagicLinkMail } from '../operations/magic-link.js';
 
 /** What every group of identity's handlers needs. */
 export interface IdentityHandlerDeps {

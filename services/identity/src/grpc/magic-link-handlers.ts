@@ -2,17 +2,15 @@ import type { IdentityServiceHandlers } from '@tap/contracts';
 import { unaryHandler } from '@tap/grpc-kit';
 import { assertCredentialShape } from '../domain/credential-shape.js';
 import { identityErrors } from '../domain/errors.js';
-import { approveJoinRequest, claimJoinDomain } from '../operations/join-requests.js';
-import {
-  checkSignUpInput,
-  redeemMagicLink,
-  sendSignInLink,
-  sendSignUpLink,
-  type MagicLinkMail,
-  type RedeemOutcome,
-} from '../operations/magic-links.js';
-import { ssoSignIn } from '../operations/sso.js';
-import type { JoinRequest } from '../store/join-repository.js';
+import { approveJoinRequest } from '../operations/approve-join-request.js';
+import { claimJoinDomain } from '../operations/claim-join-domain.js';
+import { listJoinRequests } from '../operations/list-join-requests.js';
+import type { MagicLinkMail, RedeemOutcome } from '../operations/magic-link.js';
+import type { JoinRequest } from '../operations/ports/join-repository.js';
+import { redeemMagicLink } from '../operations/redeem-magic-link.js';
+import { requestMagicLink } from '../operations/request-magic-link.js';
+import { ssoSignIn } from '../operations/sso-sign-in.js';
+import { checkSignUpInput, startSignup } from '../operations/start-signup.js';
 import { managedTenant, resolveCaller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { userToWire } from './wire.js';
@@ -77,7 +75,7 @@ export function magicLinkHandlers(deps: IdentityHandlerDeps): Pick<IdentityServi
     RequestMagicLink: unaryHandler('IdentityService/RequestMagicLink', logger, async (request) => {
       // Shape only (length, no control characters): says nothing about whether an account exists.
       assertCredentialShape('email', request.email);
-      offThePath((m) => sendSignInLink(ctx, m, request.email));
+      offThePath((m) => requestMagicLink(ctx, m, request.email));
       return {};
     }),
 
@@ -89,7 +87,7 @@ export function magicLinkHandlers(deps: IdentityHandlerDeps): Pick<IdentityServi
         lastName: request.lastName,
       };
       checkSignUpInput(input);
-      offThePath((m) => sendSignUpLink(ctx, m, input));
+      offThePath((m) => startSignup(ctx, m, input));
       return {};
     }),
 
@@ -119,7 +117,7 @@ export function magicLinkHandlers(deps: IdentityHandlerDeps): Pick<IdentityServi
 
     ListJoinRequests: unaryHandler('IdentityService/ListJoinRequests', logger, async (request, call) => {
       const tenantId = managedTenant(await resolveCaller(call.metadata, auth), request.tenantId);
-      return { requests: (await ctx.joins.listPending(tenantId)).map(joinRequestToWire) };
+      return { requests: (await listJoinRequests(ctx, tenantId)).map(joinRequestToWire) };
     }),
 
     ApproveJoinRequest: unaryHandler('IdentityService/ApproveJoinRequest', logger, async (request, call) => {

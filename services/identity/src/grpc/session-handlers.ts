@@ -4,8 +4,11 @@ import { authenticate } from '@tap/service-auth';
 import { assertCredentialShape } from '../domain/credential-shape.js';
 import { identityErrors } from '../domain/errors.js';
 import { parseChannel, type SessionChannel } from '../domain/session.js';
-import { issueClientToken } from '../operations/oauth-clients.js';
-import { login, refresh, revokeSessions, type IssuedSession } from '../operations/sessions.js';
+import { issueClientToken } from '../operations/issue-client-token.js';
+import { login } from '../operations/login.js';
+import { logout } from '../operations/logout.js';
+import type { IssuedSession } from '../operations/open-session.js';
+import { refreshSession } from '../operations/refresh-session.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { userToWire } from './wire.js';
 
@@ -33,13 +36,11 @@ export function sessionHandlers(
     }),
 
     Refresh: unaryHandler('IdentityService/Refresh', logger, async (request) =>
-      sessionToWire(await refresh(ctx, request.refreshToken, channelOf(request.channel))),
+      sessionToWire(await refreshSession(ctx, request.refreshToken, channelOf(request.channel))),
     ),
 
     Logout: unaryHandler('IdentityService/Logout', logger, async (_request, call) => {
-      const claims = await authenticate(call.metadata, deps.signatureVerifier);
-      if (claims.kind !== 'user') throw identityErrors.create('USER_TOKEN_REQUIRED');
-      await revokeSessions(ctx, [claims.sessionId], 'logout');
+      await logout(ctx, await authenticate(call.metadata, deps.signatureVerifier));
       return {};
     }),
 

@@ -1,12 +1,18 @@
 import type { IdentityServiceHandlers } from '@tap/contracts';
 import { unaryHandler } from '@tap/grpc-kit';
 import { authenticate, requireOperator } from '@tap/service-auth';
-import { identityErrors } from '../domain/errors.js';
-import { parseRole, parseScopes } from '../domain/roles.js';
-import { newTenant } from '../domain/tenant.js';
-import { createTenantWithOwner, createUser, setUserPassword } from '../operations/users.js';
+import { parseRole } from '../domain/roles.js';
+import { createTenant } from '../operations/create-tenant.js';
+import { createTenantWithOwner } from '../operations/create-tenant-with-owner.js';
+import { createUser } from '../operations/create-user.js';
+import { findTenantBySlug } from '../operations/find-tenant-by-slug.js';
+import { getJwks } from '../operations/get-jwks.js';
+import { getTenant } from '../operations/get-tenant.js';
+import { issueAccessToken } from '../operations/issue-access-token.js';
+import { rotateSigningKey } from '../operations/rotate-signing-key.js';
+import { setUserPassword } from '../operations/set-user-password.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
-import { tenantToWire, userToWire } from './wire.js';
+import { jwkToWire, rotationToWire, tenantToWire, userToWire } from './wire.js';
 
 type TenantRpcs =
   | 'GetJwks'
@@ -28,65 +34,42 @@ const newUserInput = (
   password: user?.password ?? '',
 });
 
-/** Keys, tenants and users: the JWKS for everyone, the rest for the operator (and GetTenant for a token). */
+/**
+ * Keys, tenants and users: the JWKS for everyone, the rest for the operator (and GetTenant for a
+ * token). Each RPC checks its caller, decodes, calls the operation of the same name, encodes.
+ */
 export function tenantHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceHandlers, TenantRpcs> {
   const { ctx, logger } = deps;
   const operatorOnly = (metadata: Parameters<typeof requireOperator>[0]) =>
     requireOperator(metadata, deps.operatorTokens);
   return {
-    GetJwks: unaryHandler('IdentityService/GetJwks', logger, async () => {
-      const keys = await ctx.keyRing.jwks(ctx.now());
-      return {
-        keys: keys.map((k) => ({
-          kid: k.kid ?? '',
-          kty: k.kty ?? '',
-          alg: k.alg ?? '',
-          use: k.use ?? '',
-          crv: k.crv ?? '',
-          x: k.x ?? '',
-          y: k.y ?? '',
-        })),
-      };
-    }),
+    GetJwks: unaryHandler('IdentityService/GetJwks', logger, async () => ({
+      keys: (await getJwks(ctx)).map(jwkToWire),
+    })),
 
     GetTenant: unaryHandler('IdentityService/GetTenant', logger, async (_request, call) => {
       const claims = await authenticate(call.metadata, deps.verifier);
-      const tenant = await ctx.tenants.findById(claims.tenantId);
-      if (!tenant) throw identityErrors.create('TENANT_NOT_FOUND');
-      return tenantToWire(tenant);
+      return tenantToWire(await getTenant(ctx, claims.tenantId));
     }),
 
     CreateTenant: unaryHandler('IdentityService/CreateTenant', logger, async (request, call) => {
       operatorOnly(call.metadata);
-      const tenant = newTenant({ name: request.name, slug: request.slug }, ctx.newId(), ctx.now());
-      await ctx.tenants.insert(tenant);
-      return tenantToWire(tenant);
+      return tenantToWire(await createTenant(ctx, { name: request.name, slug: request.slug }));
     }),
 
     FindTenantBySlug: unaryHandler('IdentityService/FindTenantBySlug', logger, async (request, call) => {
       operatorOnly(call.metadata);
-      const tenant = await ctx.tenants.findBySlug(request.slug.trim().toLowerCase());
-      if (!tenant) throw identityErrors.create('TENANT_NOT_FOUND');
-      return tenantToWire(tenant);
+      return tenantToWire(await findTenantBySlug(ctx, request.slug));
     }),
 
     IssueAccessToken: unaryHandler('IdentityService/IssueAccessToken', logger, async (request, call) => {
       operatorOnly(call.metadata);
-      const tenant = await ctx.tenants.findById(request.tenantId);
-      if (!tenant) throw identityErrors.create('TENANT_NOT_FOUND');
-      const now = ctx.now();
-      const { token, expiresIn } = await ctx.keyRing.signer(now).sign(
-        {
-          subject: request.subject || `operator:${tenant.id}`,
-          kind: 'user',
-          tenantId: tenant.id,
-          role: parseRole(request.role || 'OWNER'),
-          scopes: parseScopes(request.scopes),
-          sessionId: ctx.newId(),
-        },
-        now,
-      );
-      return { accessToken: token, expiresIn };
+      return issueAccessToken(ctx, {
+        tenantId: request.tenantId,
+        subject: request.subject,
+        role: request.role,
+        scopes: request.scopes,
+      });
     }),
 
     CreateTenantWithOwner: unaryHandler(
@@ -105,14 +88,8 @@ export function tenantHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
 
     CreateUser: unaryHandler('IdentityService/CreateUser', logger, async (request, call) => {
       operatorOnly(call.metadata);
-      return userToWire(
-        await createUser(
-          ctx,
-          request.tenantId,
-          newUserInput(request.user),
-          parseRole(request.role || 'MEMBER'),
-        ),
-      );
+      const role = parseRole(request.role || 'MEMBER');
+      return userToWire(await createUser(ctx, request.tenantId, newUserInput(request.user), role));
     }),
 
     SetUserPassword: unaryHandler('IdentityService/SetUserPassword', logger, async (request, call) => {
@@ -122,20 +99,12 @@ export function tenantHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
 
     RotateSigningKey: unaryHandler('IdentityService/RotateSigningKey', logger, async (request, call) => {
       operatorOnly(call.metadata);
-      const rotated = request.retirePreviousNow
-        ? await ctx.keyRing.rotateRetiringNow(ctx.now())
-        : await ctx.keyRing.rotate(ctx.now(), deps.keyRetentionMs);
-      if (request.retirePreviousNow)
-        logger.warn(
-          { kid: rotated.kid, retiredKids: rotated.retiredKids },
-          'emergency signing-key rotation: earlier keys retired at once',
-        );
-      return {
-        kid: rotated.kid,
-        activatesAt: rotated.activatesAt.toISOString(),
-        previousKid: rotated.previousKid,
-        previousRetiresAt: rotated.previousRetiresAt.toISOString(),
-      };
+      const rotated = await rotateSigningKey(
+        ctx,
+        { retirePreviousNow: request.retirePreviousNow, retentionMs: deps.keyRetentionMs },
+        logger,
+      );
+      return rotationToWire(rotated);
     }),
   };
 }

@@ -1,7 +1,9 @@
 import type { OAuthClient as WireClient, Tenant as WireTenant, User as WireUser } from '@tap/contracts';
+import type { JWK } from 'jose';
 import type { OAuthClient } from '../domain/oauth-client.js';
 import type { Tenant } from '../domain/tenant.js';
 import type { User } from '../domain/user.js';
+import type { RotationResult } from '../keys/key-ring.js';
 
 /** A tenant as the contract shows it. */
 export const tenantToWire = (tenant: Tenant): WireTenant => ({
@@ -31,4 +33,23 @@ export const clientToWire = (client: OAuthClient): WireClient => ({
   scopes: [...client.scopes],
   createdAt: client.createdAt.toISOString(),
   secretRotatedAt: client.secretRotatedAt.toISOString(),
+});
+
+/** A public key as GetJwks lists it: the EC fields of an ES256 key, empty when absent. */
+export const jwkToWire = (key: JWK) => ({
+  kid: key.kid ?? '',
+  kty: key.kty ?? '',
+  alg: key.alg ?? '',
+  use: key.use ?? '',
+  crv: key.crv ?? '',
+  x: key.x ?? '',
+  y: key.y ?? '',
+});
+
+/** A rotation as RotateSigningKey answers it. */
+export const rotationToWire = (rotated: RotationResult) => ({
+  kid: rotated.kid,
+  activatesAt: rotated.activatesAt.toISOString(),
+  previousKid: rotated.previousKid,
+  previousRetiresAt: rotated.previousRetiresAt.toISOString(),
 });

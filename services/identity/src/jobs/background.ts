@@ -1,8 +1,8 @@
 import { startPeriodicJob } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import { KEY_POLL_INTERVAL_MS, type KeyRing } from '../keys/key-ring.js';
-import type { MagicLinksRepository } from '../store/magic-links-repository.js';
-import type { SessionsRepository } from '../store/sessions-repository.js';
+import type { MagicLinksRepository } from '../operations/ports/magic-links-repository.js';
+import type { SessionsRepository } from '../operations/ports/sessions-repository.js';
 
 /** How often expired sessions are deleted (FerretDB has no TTL indexes; expiry is ours). */
 export const SESSION_SWEEP_INTERVAL_MS = 3_600_000;

@@ -9,7 +9,7 @@ import {
 } from '@tap/tokens';
 import type { JWK } from 'jose';
 import { identityErrors } from '../domain/errors.js';
-import type { SigningKeysRepository, SigningPointer } from '../store/signing-keys-repository.js';
+import type { SigningKeysRepository, SigningPointer } from '../operations/ports/signing-keys-repository.js';
 import { sealedKeys } from './sealed-keys.js';
 
 /**

@@ -1,7 +1,7 @@
 import { KeyUnsealError, type KeySealer, type UnsealedKey } from '@tap/tokens';
 import type { JWK } from 'jose';
 import { identityErrors } from '../domain/errors.js';
-import type { SigningKeysRepository } from '../store/signing-keys-repository.js';
+import type { SigningKeysRepository } from '../operations/ports/signing-keys-repository.js';
 
 /**
  * How many times a re-sealing is read back before giving up. One write and one read suffice

@@ -1,16 +1,16 @@
-import type { KeyedHasher } from '../crypto/keyed-hash.js';
-import type { PasswordHasher } from '../crypto/passwords.js';
+import type { KeyedHasher } from './ports/keyed-hasher.js';
+import type { PasswordHasher } from './ports/password-hasher.js';
 import type { RefreshPolicy } from '../domain/session.js';
 import type { KeyRing } from '../keys/key-ring.js';
-import type { ExternalIdentitiesRepository } from '../store/external-identities-repository.js';
-import type { JoinRepository } from '../store/join-repository.js';
-import type { KeyedLock } from '../store/keyed-lock.js';
-import type { MagicLinksRepository } from '../store/magic-links-repository.js';
-import type { OAuthClientsRepository } from '../store/oauth-clients-repository.js';
-import type { SessionRevoker } from '../store/session-revocations.js';
-import type { SessionsRepository } from '../store/sessions-repository.js';
-import type { TenantsRepository } from '../store/tenants-repository.js';
-import type { UsersRepository } from '../store/users-repository.js';
+import type { ExternalIdentitiesRepository } from './ports/external-identities-repository.js';
+import type { JoinRepository } from './ports/join-repository.js';
+import type { KeyedLock } from '@tap/runtime';
+import type { MagicLinksRepository } from './ports/magic-links-repository.js';
+import type { OAuthClientsRepository } from './ports/oauth-clients-repository.js';
+import type { SessionRevoker } from './ports/session-revocations.js';
+import type { SessionsRepository } from './ports/sessions-repository.js';
+import type { TenantsRepository } from './ports/tenants-repository.js';
+import type { UsersRepository } from './ports/users-repository.js';
 
 /** What identity's operations work with: repositories, keys, hashers, clock and ids. */
 export interface IdentityContext {

@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
+import type { ExternalIdentitiesRepository } from '../operations/ports/external-identities-repository.js';
 
 interface ExternalIdentityDocument {
   /** `${provider}:${subject}`: an OpenID Provider's subject is unique only within that provider. */
@@ -7,18 +8,6 @@ interface ExternalIdentityDocument {
   tenantId: string;
   userId: string;
   createdAt: Date;
-}
-
-/** Links between an OpenID Provider's subjects and our users (docs/browser-sessions.md, SSO). */
-export interface ExternalIdentitiesRepository {
-  find(provider: string, subject: string): Promise<{ tenantId: string; userId: string } | undefined>;
-  /** Links the subject to the user; a subject already linked keeps its first user. */
-  link(
-    provider: string,
-    subject: string,
-    user: { tenantId: string; userId: string },
-    now: Date,
-  ): Promise<void>;
 }
 
 export function externalIdentitiesRepository(db: Db): ExternalIdentitiesRepository {

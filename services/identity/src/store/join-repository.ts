@@ -1,15 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-
-export interface JoinRequest {
-  readonly id: string;
-  readonly tenantId: string;
-  readonly userId: string;
-  readonly email: string;
-  readonly firstName: string;
-  readonly lastName: string;
-  readonly status: 'PENDING' | 'APPROVED';
-  readonly createdAt: Date;
-}
+import type { JoinRequest, JoinRepository } from '../operations/ports/join-repository.js';
 
 interface JoinDomainDocument {
   /** The email domain, lower case. */
@@ -19,17 +9,6 @@ interface JoinDomainDocument {
 
 interface JoinRequestDocument extends Omit<JoinRequest, 'id'> {
   _id: string;
-}
-
-/** Email domains whose sign-ups need a tenant's approval, and the requests they made. */
-export interface JoinRepository {
-  ensureIndexes(): Promise<void>;
-  claimDomain(domain: string, tenantId: string): Promise<void>;
-  tenantForDomain(domain: string): Promise<string | undefined>;
-  insertRequest(request: JoinRequest): Promise<void>;
-  listPending(tenantId: string): Promise<JoinRequest[]>;
-  /** PENDING → APPROVED; the request after, or undefined when there is no pending one. */
-  approve(tenantId: string, id: string): Promise<JoinRequest | undefined>;
 }
 
 const toRequest = ({ _id, ...rest }: JoinRequestDocument): JoinRequest => ({ id: _id, ...rest });

@@ -1,23 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-
-/** What a magic link does when it is redeemed. */
-export type MagicLinkIntent =
-  | { readonly kind: 'sign-in'; readonly userId: string; readonly tenantId: string }
-  /** SSO found an account with the provider's email: the mailbox confirms before the link is made. */
-  | {
-      readonly kind: 'link';
-      readonly userId: string;
-      readonly tenantId: string;
-      readonly provider: string;
-      readonly subject: string;
-    }
-  | {
-      readonly kind: 'sign-up';
-      readonly email: string;
-      readonly companyName: string;
-      readonly firstName: string;
-      readonly lastName: string;
-    };
+import type { MagicLinkIntent, MagicLinksRepository } from '../operations/ports/magic-links-repository.js';
 
 interface MagicLinkDocument {
   /** The token's keyed hash: the token itself is never stored. */
@@ -26,16 +8,6 @@ interface MagicLinkDocument {
   createdAt: Date;
   expiresAt: Date;
   usedAt: Date | null;
-}
-
-/** Single-use magic-link tokens, by keyed hash. */
-export interface MagicLinksRepository {
-  ensureIndexes(): Promise<void>;
-  insert(hash: string, intent: MagicLinkIntent, now: Date, expiresAt: Date): Promise<void>;
-  /** Marks the link used if it is unused and unexpired; its intent, or undefined (one winner). */
-  consume(hash: string, now: Date): Promise<MagicLinkIntent | undefined>;
-  /** Deletes links that expired before `before`, used or not; how many. */
-  deleteExpired(before: Date): Promise<number>;
 }
 
 export function magicLinksRepository(db: Db): MagicLinksRepository {

@@ -1,15 +1,7 @@
-import { DependencyUnavailableError } from '@tap/grpc-kit';
+import { DependencyUnavailableError } from '@tap/errors';
 import { REVOCATION_TTL_SECONDS, revocationKey } from '@tap/tokens';
 import type { Redis } from 'ioredis';
-
-/**
- * The access-token side of revocation: marks session ids (`sid`) revoked in Redis, where the
- * gateway looks on every bearer request. Access tokens are stateless JWTs; without this they
- * would outlive a logout by up to 15 minutes.
- */
-export interface SessionRevoker {
-  revoke(sessionIds: readonly string[]): Promise<void>;
-}
+import type { SessionRevoker } from '../operations/ports/session-revocations.js';
 
 /** Marks go to `<prefix>:<sid>` with REVOCATION_TTL_SECONDS; a failed write fails the call. */
 export function redisSessionRevoker(redis: Redis, prefix: string): SessionRevoker {

@@ -1,22 +1,14 @@
 import type { Collection, Db } from 'mongodb';
 import { identityErrors } from '../domain/errors.js';
 import type { Tenant } from '../domain/tenant.js';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
+import type { TenantsRepository } from '../operations/ports/tenants-repository.js';
 
 interface TenantDocument {
   _id: string;
   name: string;
   slug: string;
   createdAt: Date;
-}
-
-export interface TenantsRepository {
-  insert(tenant: Tenant): Promise<void>;
-  findById(tenantId: string): Promise<Tenant | undefined>;
-  findBySlug(slug: string): Promise<Tenant | undefined>;
-  /** Compensation only: undoes an insert whose companion write failed. */
-  remove(tenantId: string): Promise<void>;
-  ensureIndexes(): Promise<void>;
 }
 
 const toTenant = (doc: TenantDocument): Tenant => ({

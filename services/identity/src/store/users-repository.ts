@@ -2,7 +2,8 @@ import type { Collection, Db } from 'mongodb';
 import { identityErrors } from '../domain/errors.js';
 import type { Role } from '../domain/roles.js';
 import type { User } from '../domain/user.js';
-import { isDuplicateKey } from './mongo-errors.js';
+import { isDuplicateKey } from '@tap/errors';
+import type { UsersRepository } from '../operations/ports/users-repository.js';
 
 interface UserDocument {
   _id: string;
@@ -16,21 +17,6 @@ interface UserDocument {
   passwordHash: string;
   createdAt: Date;
   passwordChangedAt: Date;
-}
-
-/** Users, one document each, email unique across the platform. */
-export interface UsersRepository {
-  ensureIndexes(): Promise<void>;
-  /** Throws EMAIL_TAKEN when the address already has an account anywhere on the platform. */
-  insert(user: User, passwordHash: string): Promise<void>;
-  /** The user and password hash for a login (email already normalised). */
-  findCredentials(email: string): Promise<{ user: User; passwordHash: string } | undefined>;
-  findInTenant(tenantId: string, userId: string): Promise<User | undefined>;
-  /** Replaces the password hash; the updated user, or undefined when there is no such email. */
-  setPasswordHash(email: string, passwordHash: string, now: Date): Promise<User | undefined>;
-  remove(tenantId: string, userId: string): Promise<void>;
-  /** Marks a user of the tenant active (an approved join request); the user, or undefined. */
-  activate(tenantId: string, userId: string): Promise<User | undefined>;
 }
 
 const toUser = (doc: UserDocument): User => ({

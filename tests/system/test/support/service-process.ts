@@ -38,3 +38,39 @@ export async function probe(url: string): Promise<number | undefined> {
     return undefined;
   }
 }
+
+/** How long a service may take to become ready on a loaded machine before the wait gives up. */
+export const READY_BOUND_MS = 240_000;
+
+/**
+ * Waits until `readyzUrl` answers 200. Driven by the process, not a budget: it fails at once
+ * when the process exits (with its last log lines), and otherwise only after the generous
+ * READY_BOUND_MS a busy machine does not reach (a fresh clone once ran out of a 30 s wait).
+ */
+export async function untilReady(
+  service: ServiceProcess,
+  readyzUrl: string,
+  boundMs = READY_BOUND_MS,
+): Promise<void> {
+  const startedAt = Date.now();
+  const exited = service.exited().then(() => 'exited' as const);
+  for (;;) {
+    if ((await probe(readyzUrl)) === 200) return;
+    const waited = Date.now() - startedAt;
+    if (waited > boundMs || service.child.exitCode !== null || service.child.signalCode !== null) {
+      const body = await fetch(readyzUrl).then(
+        (response) => response.text(),
+        (error: Error) => error.message,
+      );
+      const why =
+        service.child.exitCode !== null
+          ? `exited with ${service.child.exitCode}`
+          : `not ready after ${waited} ms`;
+      throw new Error(
+        `${readyzUrl}: ${why}; /readyz says ${body}; logs: ${(service.stderr() + service.stdout()).slice(-2_000)}`,
+      );
+    }
+    // The next probe comes after 200 ms, or at once when the process exits.
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 200))]);
+  }
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { RUNG_GATES } from '../state/maturity-rung.js';
 import { CAPABILITY_KEYS } from './capabilities.js';
@@ -8,10 +9,20 @@ import { PATH_PROFILES } from './milestone-definition.js';
 
 const keys = MILESTONE_DEFINITIONS.map((d) => d.key);
 
+/** sha256 of the JSON of MILESTONE_DEFINITIONS, per catalogue version. */
+const FINGERPRINTS: Readonly<Record<number, string>> = {
+  1: '6e19c72c7aaab3a04f9a5335404d1a54b584fe5a444a72e942f5be061bd41276',
+};
+
 describe('the milestone catalogue', () => {
-  it('is versioned', () => {
-    expect(Number.isInteger(CATALOGUE_VERSION)).toBe(true);
-    expect(CATALOGUE_VERSION).toBeGreaterThanOrEqual(1);
+  it('changes only with a new CATALOGUE_VERSION (stored states name the version they were computed with)', () => {
+    // Edit a definition, reorder or add one, and this fails until CATALOGUE_VERSION is bumped
+    // and the new version's fingerprint recorded here.
+    const fingerprint = createHash('sha256').update(JSON.stringify(MILESTONE_DEFINITIONS)).digest('hex');
+    expect({ version: CATALOGUE_VERSION, fingerprint }).toEqual({
+      version: CATALOGUE_VERSION,
+      fingerprint: FINGERPRINTS[CATALOGUE_VERSION],
+    });
   });
 
   it('has unique snake_case keys and strictly increasing display orders', () => {

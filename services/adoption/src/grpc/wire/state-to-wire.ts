@@ -1,25 +1,12 @@
-import type {
-  AdoptionState as WireState,
-  AdoptionUpgradeContext,
-  Milestone as WireMilestone,
+import {
+  upgradeContextToWire,
+  type AdoptionState as WireState,
+  type Milestone as WireMilestone,
 } from '@tap/contracts';
-import type { AdoptionState, Milestone, UpgradeContext } from '../../domain/index.js';
+import type { AdoptionState, Milestone } from '../../domain/index.js';
 
-/** An upgrade context as adoption.v1 carries it (`targetTier` absent when there is none). */
-export function upgradeContextToWire(context: UpgradeContext): AdoptionUpgradeContext {
-  return {
-    capability: context.capability,
-    frictionType: context.frictionType,
-    upgradeAvailable: context.upgradeAvailable,
-    currentTier: { code: context.currentTier.code, name: context.currentTier.name },
-    ...(context.targetTier
-      ? { targetTier: { code: context.targetTier.code, name: context.targetTier.name } }
-      : {}),
-    headline: context.headline,
-    featureHighlights: [...context.featureHighlights],
-    cta: context.cta,
-  };
-}
+// adoption.v1 carries the same upgrade context as entitlements.v1: one mapping (@tap/contracts).
+export { upgradeContextToWire };
 
 /** A domain milestone as the adoption.v1 message. */
 export function milestoneToWire(m: Milestone): WireMilestone {

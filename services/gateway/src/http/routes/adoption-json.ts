@@ -1,6 +1,5 @@
 import type {
   AdoptionState__Output,
-  AdoptionUpgradeContext__Output,
   CoverageCell__Output,
   HealthExplanation__Output,
   Milestone__Output,
@@ -8,22 +7,7 @@ import type {
   RiskSignal__Output,
   SuccessPlan__Output,
 } from '@tap/contracts';
-
-/** The spec's Upgrade context; `targetTier` is omitted when no upgrade is available. */
-export function adoptionUpgradeContextJson(c: AdoptionUpgradeContext__Output) {
-  return {
-    capability: c.capability,
-    frictionType: c.frictionType,
-    upgradeAvailable: c.upgradeAvailable,
-    currentTier: { code: c.currentTier?.code ?? '', name: c.currentTier?.name ?? '' },
-    ...(c.upgradeAvailable && c.targetTier
-      ? { targetTier: { code: c.targetTier.code, name: c.targetTier.name } }
-      : {}),
-    headline: c.headline,
-    featureHighlights: c.featureHighlights,
-    cta: c.cta,
-  };
-}
+import { upgradeContextFromWire } from '@tap/contracts';
 
 /** The spec's Milestone resource from the wire message. */
 export function milestoneJson(m: Milestone__Output) {
@@ -40,7 +24,7 @@ export function milestoneJson(m: Milestone__Output) {
     paidTeaser: m.paidTeaser,
     lockedReasons: m.lockedReasons.map((r) => ({ unmetDependencyKey: r.unmetDependencyKey })),
     completedAt: m.completedAt ?? null,
-    upgradeContext: m.upgradeContext ? adoptionUpgradeContextJson(m.upgradeContext) : null,
+    upgradeContext: m.upgradeContext ? upgradeContextFromWire(m.upgradeContext) : null,
   };
 }
 
@@ -70,7 +54,7 @@ export function nextBestActionJson(v: NextBestActionView__Output) {
       : null,
     available: v.available.map(milestoneJson),
     locked: v.locked.map(milestoneJson),
-    nextUpgradePrompt: v.nextUpgradePrompt ? adoptionUpgradeContextJson(v.nextUpgradePrompt) : null,
+    nextUpgradePrompt: v.nextUpgradePrompt ? upgradeContextFromWire(v.nextUpgradePrompt) : null,
   };
 }
 

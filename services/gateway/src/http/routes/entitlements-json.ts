@@ -1,4 +1,4 @@
-import type { CanDecision__Output, UpgradeContext__Output, UsageReport__Output } from '@tap/contracts';
+import type { CanDecision__Output, UsageReport__Output } from '@tap/contracts';
 
 /** The spec's Usage report from the wire message: lists become objects keyed by limit key. */
 export function usageReportJson(report: UsageReport__Output) {
@@ -40,20 +40,5 @@ export function canDecisionJson(decision: CanDecision__Output) {
           },
         }
       : {}),
-  };
-}
-
-/** The spec's Upgrade context; `targetTier` is omitted when no upgrade is available. */
-export function upgradeContextJson(context: UpgradeContext__Output) {
-  const tier = (t: { code: string; name: string }) => ({ code: t.code, name: t.name });
-  return {
-    capability: context.capability,
-    frictionType: context.frictionType,
-    upgradeAvailable: context.upgradeAvailable,
-    currentTier: tier(context.currentTier ?? { code: '', name: '' }),
-    ...(context.upgradeAvailable && context.targetTier ? { targetTier: tier(context.targetTier) } : {}),
-    headline: context.headline,
-    featureHighlights: context.featureHighlights,
-    cta: context.cta,
   };
 }

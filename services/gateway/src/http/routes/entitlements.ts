@@ -4,7 +4,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ApiRequestCountReader, ApiRequestCounts } from '../../api-request-counts.js';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
-import { canDecisionJson, upgradeContextJson, usageReportJson } from './entitlements-json.js';
+import { upgradeContextFromWire as upgradeContextJson } from '@tap/contracts';
+import { canDecisionJson, usageReportJson } from './entitlements-json.js';
 import {
   CanBody,
   canResponse,

@@ -1,0 +1,17 @@
+import { identityErrors } from '../domain/errors.js';
+import { newOAuthClient } from '../domain/oauth-client.js';
+import { newSecret, type ClientWithSecret } from './client-secrets.js';
+import type { IdentityContext } from './context.js';
+
+/** A new client for `tenantId` with a new secret (shown to the caller once). */
+export async function createOAuthClient(
+  ctx: IdentityContext,
+  tenantId: string,
+  input: { name: string; scopes: readonly string[] },
+): Promise<ClientWithSecret> {
+  const client = newOAuthClient(input, { clientId: ctx.newId(), tenantId, secretId: ctx.newId() }, ctx.now());
+  if (!(await ctx.tenants.findById(tenantId))) throw identityErrors.create('TENANT_NOT_FOUND');
+  const { clientSecret, hash } = newSecret(ctx);
+  await ctx.clients.insert(client, hash);
+  return { client, clientSecret };
+}

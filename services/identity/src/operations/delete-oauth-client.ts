@@ -1,0 +1,20 @@
+import { identityErrors } from '../domain/errors.js';
+import type { IdentityContext } from './context.js';
+
+/**
+ * Deletes a client and revokes its tokens, in three retry-safe steps: hide it (no new tokens),
+ * revoke its current tokens in Redis, remove it. A failure in between leaves it hidden, and a
+ * retried deletion finishes the job.
+ */
+export async function deleteOAuthClient(
+  ctx: IdentityContext,
+  tenantId: string,
+  clientId: string,
+): Promise<void> {
+  await ctx.locks.run(`client:${clientId}`, async () => {
+    const client = await ctx.clients.markDeleted(tenantId, clientId, ctx.now());
+    if (!client) throw identityErrors.create('OAUTH_CLIENT_NOT_FOUND');
+    await ctx.revoker.revoke([client.secretId]);
+    await ctx.clients.purge(tenantId, clientId);
+  });
+}

@@ -1,0 +1,32 @@
+import { identityErrors } from '../domain/errors.js';
+import type { SessionChannel } from '../domain/session.js';
+import { normaliseEmail } from '../domain/user.js';
+import type { IdentityContext } from './context.js';
+import { openSession, type IssuedSession } from './open-session.js';
+
+/** Longer than any password we accept; longer input is not hashed as such (a cheap DoS guard). */
+const MAX_PASSWORD_INPUT = 1_024;
+
+/**
+ * Email and password to a new session. Unknown email, wrong password and inactive account take
+ * the same path (one argon2 verification each) and fail with the same error.
+ */
+export async function login(
+  ctx: IdentityContext,
+  email: string,
+  password: string,
+  channel: SessionChannel = 'bearer',
+): Promise<IssuedSession> {
+  let found: Awaited<ReturnType<IdentityContext['users']['findCredentials']>> = undefined;
+  try {
+    found = await ctx.users.findCredentials(normaliseEmail(email));
+  } catch (error) {
+    if (!identityErrors.is(error, 'EMAIL_INVALID')) throw error;
+  }
+  const matches = await ctx.passwords.verify(
+    found?.passwordHash,
+    password.length <= MAX_PASSWORD_INPUT ? password : '',
+  );
+  if (!found || !matches || !found.user.active) throw identityErrors.create('INVALID_CREDENTIALS');
+  return openSession(ctx, found.user, channel);
+}

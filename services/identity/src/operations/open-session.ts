@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { randomSecret } from '../crypto/keyed-hash.js';
+import { formatRefreshToken } from '../domain/refresh-token.js';
+import { scopesForRole } from '../domain/roles.js';
+import { REFRESH_TOKEN_TTL_MS, type Session, type SessionChannel } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+import type { IdentityContext } from './context.js';
+
+/** What login and refresh hand back. */
+export interface IssuedSession {
+  readonly accessToken: string;
+  readonly expiresIn: number;
+  readonly refreshToken: string;
+  readonly user: User;
+}
+
+/** A new session for an already verified user (password login; magic links and SSO later). */
+export async function openSession(
+  ctx: IdentityContext,
+  user: User,
+  channel: SessionChannel,
+): Promise<IssuedSession> {
+  const now = ctx.now();
+  const sessionId = randomUUID();
+  const refreshToken = formatRefreshToken({ sessionId, secret: randomSecret() });
+  const session: Session = {
+    id: sessionId,
+    tenantId: user.tenantId,
+    userId: user.id,
+    channel,
+    createdAt: now,
+    currentHash: ctx.hasher.digest('refresh-token', refreshToken),
+    currentExpiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
+    previousHash: null,
+    rotatedAt: null,
+    graceUses: 0,
+    revokedAt: null,
+    revokedReason: null,
+  };
+  await ctx.sessions.insert(session);
+  return { ...(await signFor(ctx, user, sessionId, now)), refreshToken, user };
+}
+
+/** A user's access token for one session, signed with the current key. */
+export async function signFor(ctx: IdentityContext, user: User, sessionId: string, now: Date) {
+  const { token, expiresIn } = await ctx.keyRing.signer(now).sign(
+    {
+      subject: user.id,
+      kind: 'user',
+      tenantId: user.tenantId,
+      role: user.role,
+      scopes: scopesForRole(user.role),
+      sessionId,
+    },
+    now,
+  );
+  return { accessToken: token, expiresIn };
+}

@@ -1,0 +1,16 @@
+import type { User } from '../../domain/user.js';
+
+/** Users, one document each, email unique across the platform. */
+export interface UsersRepository {
+  ensureIndexes(): Promise<void>;
+  /** Throws EMAIL_TAKEN when the address already has an account anywhere on the platform. */
+  insert(user: User, passwordHash: string): Promise<void>;
+  /** The user and password hash for a login (email already normalised). */
+  findCredentials(email: string): Promise<{ user: User; passwordHash: string } | undefined>;
+  findInTenant(tenantId: string, userId: string): Promise<User | undefined>;
+  /** Replaces the password hash; the updated user, or undefined when there is no such email. */
+  setPasswordHash(email: string, passwordHash: string, now: Date): Promise<User | undefined>;
+  remove(tenantId: string, userId: string): Promise<void>;
+  /** Marks a user of the tenant active (an approved join request); the user, or undefined. */
+  activate(tenantId: string, userId: string): Promise<User | undefined>;
+}
