@@ -1,3 +1,3 @@
-import preset from '../../jest.preset.js';
+import { workspaceProjects } from '../../jest.preset.js';
 
-export default { ...preset };
+export default workspaceProjects(import.meta.dirname);
