@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts } from '@tap/contracts';
-import type { DurableConsumer } from '@tap/events';
+import type { BatchConsumer } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
@@ -12,13 +12,17 @@ import {
   type EntitlementsConfig,
   type EventsConfig,
 } from './config.js';
-import { startUsageConsumer } from './events/start-usage-consumer.js';
-import { usageEventHandler } from './events/usage-event-handler.js';
+import { startUsageConsumer, type UsageConsumerOptions } from './events/start-usage-consumer.js';
+import { usageBatchHandler } from './events/usage-batch-handler.js';
 import { entitlementsHandlers } from './grpc/entitlements-handlers.js';
 import { startCleanupJob, type CleanupJob } from './jobs/cleanup-job.js';
 import { runCleanupPass, type CleanupReport } from './operations/cleanup.js';
-import { countEvent } from './operations/count-event.js';
+import { countUsageBatch } from './operations/count-usage-batch.js';
 import type { UsageOperationsDeps } from './operations/deps.js';
+import type { UsageBatchDeps } from './operations/usage-batch-ports.js';
+import { appliedEventsRepository } from './store/applied-events-repository.js';
+import { migrateUsageDocuments, type UsageMigrationReport } from './store/migrate-usage-documents.js';
+import { usageBatchStore } from './store/usage-batch-store.js';
 import {
   rejectedEventsRepository,
   type RejectedEventsRepository,
@@ -43,12 +47,12 @@ export interface EntitlementsDeps {
 
 export interface EntitlementsApp {
   readonly grpc: GrpcServer;
+  /** Indexes and the start-up migration of usage documents (before the consumer starts). */
   prepare(): Promise<void>;
-  /** Ensures the event stream and starts the durable usage-counter consumer on `nc`. */
-  startConsumer(
-    nc: NatsConnection,
-    options?: { retryBackoff?: { initialMs: number; maxMs: number } },
-  ): Promise<DurableConsumer>;
+  /** What the last prepare() migrated. */
+  lastMigration(): UsageMigrationReport | undefined;
+  /** Ensures the event stream and starts the batched usage-counter consumer on `nc`. */
+  startConsumer(nc: NatsConnection, options?: UsageConsumerOptions): Promise<BatchConsumer>;
   /** Starts the periodic clean-up (expired holds, finished reservations, old event ids and months). */
   startCleanup(): CleanupJob;
   /** Runs one clean-up pass now. */
@@ -73,6 +77,15 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     now,
   };
   const rejectedEvents = rejectedEventsRepository(deps.db);
+  const applied = appliedEventsRepository(deps.db);
+  const batchDeps: UsageBatchDeps = {
+    store: usageBatchStore(deps.db),
+    applied,
+    markers: ops.traced,
+    lock: ops.lock,
+    now,
+  };
+  let migration: UsageMigrationReport | undefined;
   const handlers = entitlementsHandlers({
     ops,
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
@@ -92,26 +105,35 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   const runCleanup = () =>
     runCleanupPass(ops, {
       appliedEventRetentionMs: cleanup.appliedEventRetentionMs,
+      pruneAppliedEvents: (cutoff) => applied.pruneBefore(cutoff),
       onTenantError: (tenantId, error) =>
         cleanupLogger.warn({ err: error, tenantId }, 'tenant clean-up failed'),
     });
 
   return {
     grpc,
-    // Nothing to create: every collection is keyed by _id, and unique _id is all the store relies on.
-    prepare: async () => undefined,
+    async prepare() {
+      await applied.ensureIndexes();
+      migration = await migrateUsageDocuments(deps.db, applied);
+    },
+    lastMigration: () => migration,
     async startConsumer(nc, options = {}) {
       const events: EventsConfig | undefined = deps.config.events;
       if (!events) throw new TypeError('config.events is required to start the usage consumer');
       const logger = deps.logger.child({ component: 'usage-counter' });
-      const handler = usageEventHandler({
-        count: (event) => countEvent(ops, event),
+      const handleBatch = usageBatchHandler({
+        count: (tenantId, events) => countUsageBatch(batchDeps, tenantId, events),
+        recordRefused: (record) => rejectedEvents.record(record, now()),
+        subjectPrefix: events.subjectPrefix,
+      });
+      return startUsageConsumer(nc, {
+        events,
+        handleBatch,
         rejected: rejectedEvents,
         logger,
         now,
-        subjectPrefix: events.subjectPrefix,
+        ...options,
       });
-      return startUsageConsumer(nc, { events, handler, rejected: rejectedEvents, logger, now, ...options });
     },
     startCleanup: () =>
       startCleanupJob({ intervalMs: cleanup.intervalMs, run: runCleanup, logger: cleanupLogger }),

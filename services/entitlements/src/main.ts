@@ -1,6 +1,6 @@
 import { loadConfigOrExit } from '@tap/config';
 import { jetstreamManager } from '@nats-io/jetstream';
-import type { DurableConsumer } from '@tap/events';
+import { createRedisLease, DEFAULT_LEASE_TTL_MS, type BatchConsumer } from '@tap/events';
 import { setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
 import {
   createMongoDependency,
@@ -46,7 +46,7 @@ const jwks = identityTokenVerifier(config.identityAddress, tls, config.tokens, l
 const verifier = jwks.verifier;
 const revocations = redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX);
 const app = buildApp({ config, db: mongo.db, verifier, revocations, tls, logger });
-let consumer: DurableConsumer | undefined;
+let consumer: BatchConsumer | undefined;
 let cleanup: CleanupJob | undefined;
 
 await runGrpcService({
@@ -62,13 +62,22 @@ await runGrpcService({
     await app.prepare();
     if (!consumer) {
       const nc = await nats.connected();
-      const started = await app.startConsumer(nc);
+      // One replica counts at a time (docs/entitlements-model.md): the holder of this lease.
+      const lease = createRedisLease({
+        redis,
+        key: `lease:entitlements:${config.events.consumerName}`,
+        ttlMs: DEFAULT_LEASE_TTL_MS,
+      });
+      const started = await app.startConsumer(nc, { lease });
       consumer = started;
       // Counters and lag (JetStream's num_pending, asked at scrape) on /metrics.
       const jsm = await jetstreamManager(nc);
       const { streamName, consumerName } = config.events;
       watchConsumer(consumerName, {
-        stats: () => started.stats(),
+        stats: () => {
+          const stats = started.stats();
+          return { ...stats, failed: stats.retried };
+        },
         pending: async () => (await jsm.consumers.info(streamName, consumerName)).num_pending,
       });
     }

@@ -21,7 +21,11 @@ export interface CounterFields {
  * - `months.<YYYY-MM>.<LIMIT_KEY>`: monthly counters (BULK_UPLOAD_ROWS_MONTH), one per UTC
  *   month, so a new month starts at 0 without a reset job;
  * - `reservations.<idempotencyKey>`: reservations, HELD and finished (kept for replay);
- * - `appliedEvents.<eventId>`: ISO time each counted event was applied (at most once per event).
+ * - `lastSeq`: the highest stream sequence the batched counter applied (a redelivery at or below
+ *   it counts nothing), and the fence of its conditional write;
+ * - `version`: bumped by every write; read caches compare it;
+ * - `appliedEvents.<eventId>`: the shape before batching (an id map that grew with history); the
+ *   start-up migration moves it to `applied_events` and removes it.
  */
 export interface UsageDocument {
   _id: string;
@@ -29,6 +33,8 @@ export interface UsageDocument {
   months?: Record<string, Partial<Record<LimitKey, CounterFields>>>;
   reservations?: Record<string, Reservation>;
   appliedEvents?: Record<string, string>;
+  lastSeq?: number;
+  version?: number;
   createdAt?: Date;
   updatedAt?: Date;
 }

@@ -1,5 +1,5 @@
 import type { Collection, Db, Document, Filter } from 'mongodb';
-import type { Reservation, ReservationPlan, ReservationTransition, CounterDelta } from '../domain/index.js';
+import type { Reservation, ReservationPlan, ReservationTransition } from '../domain/index.js';
 import { planIncrements } from './counter-increments.js';
 import { isDuplicateKey } from './mongo-errors.js';
 import { counterPath, type UsageDocument } from './usage-document.js';
@@ -10,13 +10,6 @@ export interface UsageView {
   readonly doc: UsageDocument | null;
   readonly reservation: Reservation | undefined;
   readonly eventApplied: boolean;
-}
-
-/** What a counted event writes: its deltas, and the reservation it settled, if any. */
-export interface EventWrite {
-  readonly eventId: string;
-  readonly deltas: readonly CounterDelta[];
-  readonly reservation?: Reservation;
 }
 
 /** What a clean-up pass removes from one tenant's document. */
@@ -43,8 +36,6 @@ export interface UsageRepository {
     transition: ReservationTransition,
     now: Date,
   ): Promise<boolean>;
-  /** Applies a counted event unless its id is already marked applied. */
-  applyEvent(tenantId: string, view: UsageView, write: EventWrite, now: Date): Promise<boolean>;
   /** The whole document, for the clean-up job. */
   readForCleanup(tenantId: string): Promise<UsageDocument | null>;
   prune(tenantId: string, prune: PruneSet, now: Date): Promise<void>;
@@ -66,7 +57,7 @@ export function usageRepository(db: Db): UsageRepository {
 
   const ensureDocument = async (tenantId: string, now: Date): Promise<boolean> => {
     try {
-      const empty = { counters: {}, months: {}, reservations: {}, appliedEvents: {} };
+      const empty = { counters: {}, months: {}, reservations: {}, lastSeq: 0, version: 0 };
       await usage.insertOne({ _id: tenantId, ...empty, createdAt: now, updatedAt: now });
       return true;
     } catch (error) {
@@ -113,7 +104,7 @@ export function usageRepository(db: Db): UsageRepository {
       return update(
         tenantId,
         filter,
-        { $set: { [`reservations.${key}`]: plan.reservation, updatedAt: now }, $inc: inc },
+        { $set: { [`reservations.${key}`]: plan.reservation, updatedAt: now }, $inc: { ...inc, version: 1 } },
         now,
       );
     },
@@ -121,28 +112,15 @@ export function usageRepository(db: Db): UsageRepository {
     async settleReservation(tenantId, view, transition, now) {
       const key = fieldKey(transition.reservation.idempotencyKey);
       const { inc, guards } = planIncrements(view.doc, transition.deltas);
-      const change: Document = { $set: { [`reservations.${key}`]: transition.reservation, updatedAt: now } };
-      if (Object.keys(inc).length > 0) change['$inc'] = inc;
+      const change: Document = {
+        $set: { [`reservations.${key}`]: transition.reservation, updatedAt: now },
+        $inc: { ...inc, version: 1 },
+      };
       const result = await usage.updateOne(
         { _id: tenantId, [`reservations.${key}.state`]: 'HELD', ...guards },
         change,
       );
       return result.matchedCount === 1;
-    },
-
-    async applyEvent(tenantId, view, write, now) {
-      const eventId = fieldKey(write.eventId);
-      const { inc, guards } = planIncrements(view.doc, write.deltas);
-      const filter: Document = { [`appliedEvents.${eventId}`]: { $exists: false }, ...guards };
-      const set: Document = { [`appliedEvents.${eventId}`]: now.toISOString(), updatedAt: now };
-      if (write.reservation) {
-        const key = fieldKey(write.reservation.idempotencyKey);
-        filter[`reservations.${key}.state`] = 'HELD';
-        set[`reservations.${key}`] = write.reservation;
-      }
-      const change: Document = { $set: set };
-      if (Object.keys(inc).length > 0) change['$inc'] = inc;
-      return update(tenantId, filter, change, now);
     },
 
     readForCleanup: (tenantId) => usage.findOne({ _id: tenantId }),
@@ -153,7 +131,10 @@ export function usageRepository(db: Db): UsageRepository {
       for (const id of prune.eventIds) unset[`appliedEvents.${fieldKey(id)}`] = '';
       for (const period of prune.periods) unset[`months.${fieldKey(period)}`] = '';
       if (Object.keys(unset).length === 0) return;
-      await usage.updateOne({ _id: tenantId }, { $unset: unset, $set: { updatedAt: now } });
+      await usage.updateOne(
+        { _id: tenantId },
+        { $unset: unset, $set: { updatedAt: now }, $inc: { version: 1 } },
+      );
     },
 
     async listTenantIds(after, limit) {
