@@ -14,7 +14,10 @@ import {
 } from './config.js';
 import { startUsageConsumer, type UsageConsumerOptions } from './events/start-usage-consumer.js';
 import { usageBatchHandler } from './events/usage-batch-handler.js';
-import { entitlementsHandlers } from './grpc/entitlements-handlers.js';
+import { entitlementsHandlers, type EntitlementsReadModel } from './grpc/entitlements-handlers.js';
+import { noticeSubject, publishNotice, subscribeNotices } from './events/read-model-notices.js';
+import { createReadModelCache } from './operations/read-model-cache.js';
+import { notifyingUsage } from './store/notifying-usage.js';
 import { startCleanupJob, type CleanupJob } from './jobs/cleanup-job.js';
 import { runCleanupPass, type CleanupReport } from './operations/cleanup.js';
 import { countUsageBatch } from './operations/count-usage-batch.js';
@@ -43,6 +46,8 @@ export interface EntitlementsDeps {
   readonly tls: ServiceTls;
   readonly logger: Logger;
   readonly now?: () => Date;
+  /** How long a tenant's cached view is served; DEFAULT_READ_MODEL_TTL_MS (1 s, the tier promise). */
+  readonly readModelTtlMs?: number;
 }
 
 export interface EntitlementsApp {
@@ -53,6 +58,13 @@ export interface EntitlementsApp {
   lastMigration(): UsageMigrationReport | undefined;
   /** Ensures the event stream and starts the batched usage-counter consumer on `nc`. */
   startConsumer(nc: NatsConnection, options?: UsageConsumerOptions): Promise<BatchConsumer>;
+  /**
+   * Publishes this replica's writes and listens for the others' on core NATS, so cached views
+   * never lag a write this replica was told about. Returns the stop function.
+   */
+  startReadModelNotices(nc: NatsConnection): () => void;
+  /** The cached read model (tests look at it). */
+  readonly reads: EntitlementsReadModel;
   /** Starts the periodic clean-up (expired holds, finished reservations, old event ids and months). */
   startCleanup(): CleanupJob;
   /** Runs one clean-up pass now. */
@@ -69,7 +81,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     appliedEventRetentionMs: DEFAULT_APPLIED_EVENT_RETENTION_MS,
   };
   // One lock per process, shared by gRPC, the consumer and the clean-up job (see TenantWriteLock).
-  const ops: UsageOperationsDeps = {
+  const ops: { -readonly [K in keyof UsageOperationsDeps]: UsageOperationsDeps[K] } = {
     usage: usageRepository(deps.db),
     traced: tracedProductsRepository(deps.db),
     tiers: tierAssignmentsRepository(deps.db),
@@ -77,6 +89,25 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     now,
   };
   const rejectedEvents = rejectedEventsRepository(deps.db);
+  const reads: EntitlementsReadModel = createReadModelCache({
+    ...(deps.readModelTtlMs === undefined ? {} : { ttlMs: deps.readModelTtlMs }),
+    loadTier: (tenantId) => ops.tiers.findOrCreate(tenantId, now()),
+    loadUsage: async (tenantId) => {
+      const view = await ops.usage.read(tenantId);
+      return { usage: view.doc, version: view.doc?.version ?? 0 };
+    },
+  });
+  let notices: { nc: NatsConnection; subject: string } | undefined;
+  const changed = (tenantId: string, version?: number): void => {
+    reads.changed(tenantId, version);
+    if (notices)
+      publishNotice(
+        notices.nc,
+        notices.subject,
+        version === undefined ? { tenantId } : { tenantId, version },
+      );
+  };
+  ops.usage = notifyingUsage(ops.usage, changed);
   const applied = appliedEventsRepository(deps.db);
   const batchDeps: UsageBatchDeps = {
     store: usageBatchStore(deps.db),
@@ -84,10 +115,13 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     markers: ops.traced,
     lock: ops.lock,
     now,
+    changed,
   };
   let migration: UsageMigrationReport | undefined;
   const handlers = entitlementsHandlers({
     ops,
+    reads,
+    tierChanged: (tenantId) => changed(tenantId),
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     logger: deps.logger,
   });
@@ -135,6 +169,18 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
         ...options,
       });
     },
+    startReadModelNotices(nc) {
+      const subject = noticeSubject(deps.config.events?.subjectPrefix ?? 'events');
+      notices = { nc, subject };
+      const subscription = subscribeNotices(nc, subject, (notice) =>
+        reads.changed(notice.tenantId, notice.version),
+      );
+      return () => {
+        notices = undefined;
+        subscription.unsubscribe();
+      };
+    },
+    reads,
     startCleanup: () =>
       startCleanupJob({ intervalMs: cleanup.intervalMs, run: runCleanup, logger: cleanupLogger }),
     runCleanup,

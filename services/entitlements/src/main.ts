@@ -47,6 +47,7 @@ const verifier = jwks.verifier;
 const revocations = redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX);
 const app = buildApp({ config, db: mongo.db, verifier, revocations, tls, logger });
 let consumer: BatchConsumer | undefined;
+let stopNotices: (() => void) | undefined;
 let cleanup: CleanupJob | undefined;
 
 await runGrpcService({
@@ -68,6 +69,8 @@ await runGrpcService({
         key: `lease:entitlements:${config.events.consumerName}`,
         ttlMs: DEFAULT_LEASE_TTL_MS,
       });
+      // Cached reads drop what another replica's write made older (docs/entitlements-model.md).
+      stopNotices ??= app.startReadModelNotices(nc);
       const started = await app.startConsumer(nc, { lease });
       consumer = started;
       // Counters and lag (JetStream's num_pending, asked at scrape) on /metrics.
@@ -87,6 +90,7 @@ await runGrpcService({
     // The consumer stops pulling and acks what it finished before the connection drains.
     { name: 'consumer', run: async () => consumer?.stop() },
     { name: 'cleanup', run: async () => cleanup?.stop() },
+    { name: 'read-model notices', run: async () => stopNotices?.() },
     { name: 'nats', run: () => nats.close() },
     {
       name: 'identity client',

@@ -81,7 +81,7 @@ export function usageRepository(db: Db): UsageRepository {
 
   return {
     async read(tenantId, focus = {}) {
-      const projection: Document = { counters: 1, months: 1 };
+      const projection: Document = { counters: 1, months: 1, version: 1 };
       if (focus.reservationKey) projection[`reservations.${fieldKey(focus.reservationKey)}`] = 1;
       if (focus.eventId) projection[`appliedEvents.${fieldKey(focus.eventId)}`] = 1;
       const doc = await usage.findOne({ _id: tenantId }, { projection });
