@@ -20,10 +20,9 @@ import { createReadModelCache } from './operations/read-model-cache.js';
 import { notifyingUsage } from './store/notifying-usage.js';
 import { startCleanupJob, type CleanupJob } from './jobs/cleanup-job.js';
 import { runCleanupPass, type CleanupReport } from './operations/cleanup.js';
-import { countUsageBatch } from './operations/count-usage-batch.js';
+import { countUsageBatch, RECENT_EVENT_IDS_KEPT } from './operations/count-usage-batch.js';
 import type { UsageOperationsDeps } from './operations/deps.js';
 import type { UsageBatchDeps } from './operations/usage-batch-ports.js';
-import { appliedEventsRepository } from './store/applied-events-repository.js';
 import { migrateUsageDocuments, type UsageMigrationReport } from './store/migrate-usage-documents.js';
 import { usageBatchStore } from './store/usage-batch-store.js';
 import {
@@ -108,10 +107,8 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
       );
   };
   ops.usage = notifyingUsage(ops.usage, changed);
-  const applied = appliedEventsRepository(deps.db);
   const batchDeps: UsageBatchDeps = {
     store: usageBatchStore(deps.db),
-    applied,
     markers: ops.traced,
     lock: ops.lock,
     now,
@@ -139,7 +136,6 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   const runCleanup = () =>
     runCleanupPass(ops, {
       appliedEventRetentionMs: cleanup.appliedEventRetentionMs,
-      pruneAppliedEvents: (cutoff) => applied.pruneBefore(cutoff),
       onTenantError: (tenantId, error) =>
         cleanupLogger.warn({ err: error, tenantId }, 'tenant clean-up failed'),
     });
@@ -147,8 +143,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   return {
     grpc,
     async prepare() {
-      await applied.ensureIndexes();
-      migration = await migrateUsageDocuments(deps.db, applied);
+      migration = await migrateUsageDocuments(deps.db, RECENT_EVENT_IDS_KEPT);
     },
     lastMigration: () => migration,
     async startConsumer(nc, options = {}) {

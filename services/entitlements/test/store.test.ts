@@ -6,7 +6,6 @@ import { planReservation, getTier, type Reservation } from '../src/domain/index.
 import { tierAssignmentsRepository } from '../src/store/tier-assignments-repository.js';
 import { tracedProductsRepository } from '../src/store/traced-products-repository.js';
 import { usageRepository } from '../src/store/usage-repository.js';
-import { appliedEventsRepository } from '../src/store/applied-events-repository.js';
 import { migrateUsageDocuments } from '../src/store/migrate-usage-documents.js';
 import { usageBatchStore } from '../src/store/usage-batch-store.js';
 import type { UsageDocument } from '../src/store/usage-document.js';
@@ -52,12 +51,18 @@ describe('the usage repository on the real Mongo-wire server', () => {
     const tenantId = randomUUID();
     const first = await store.read(tenantId, []);
     expect([first.lastSeq, first.version]).toEqual([0, 0]);
-    const write = { increments: [{ counter: 'MAX_USERS' as const, delta: 2 }], settled: [], lastSeq: 7 };
+    const write = {
+      increments: [{ counter: 'MAX_USERS' as const, delta: 2 }],
+      settled: [],
+      lastSeq: 7,
+      recentEventIds: ['e1'],
+    };
     expect(await store.apply(tenantId, first, write, NOW)).toBe(true);
     // A second writer that read the same state loses: its events may be applied already.
     expect(await store.apply(tenantId, first, { ...write, lastSeq: 9 }, NOW)).toBe(false);
     const after = await store.read(tenantId, []);
     expect([after.lastSeq, after.version, after.counter('MAX_USERS', undefined).used]).toEqual([7, 1, 2]);
+    expect(after.recentEventIds).toEqual(['e1']);
   });
 
   it('bumps the version on every reserve and settlement, so caches see those writes too', async () => {
@@ -100,45 +105,25 @@ describe('the usage repository on the real Mongo-wire server', () => {
   });
 });
 
-describe('the applied-event records', () => {
-  it('finds what was recorded, ignores a second record of an id, and prunes by age', async () => {
-    const applied = appliedEventsRepository(db);
-    await applied.ensureIndexes();
-    const [tenantId, other] = [randomUUID(), randomUUID()];
-    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
-    await applied.markApplied(tenantId, [a, b], new Date('2026-01-01T00:00:00.000Z'));
-    await applied.markApplied(tenantId, [b, c], NOW);
-    await applied.markApplied(other, [a], NOW);
-    expect(await applied.findApplied(tenantId, [a, b, c, randomUUID()])).toEqual(new Set([a, b, c]));
-    expect(await applied.pruneBefore(new Date('2026-06-01T00:00:00.000Z'))).toBe(2);
-    expect(await applied.findApplied(tenantId, [a, b, c])).toEqual(new Set([c]));
-    expect(await applied.findApplied(other, [a])).toEqual(new Set([a]));
-  });
-});
-
 describe('the start-up migration of usage documents', () => {
-  it('moves the applied-id map out of the document and fences it with lastSeq and version, twice safely', async () => {
-    const applied = appliedEventsRepository(db);
+  it('replaces the applied-id map by its newest ids and fences the document, twice safely', async () => {
     const tenantId = randomUUID();
-    const [old, recent] = [randomUUID(), randomUUID()];
+    const ids = Array.from({ length: 5 }, () => randomUUID());
     // The shape written before batching: the map inside the tenant's document, no lastSeq, no version.
     await db.collection<UsageDocument>('usage').insertOne({
       _id: tenantId,
       counters: { MAX_USERS: { used: 2 } },
       months: {},
       reservations: {},
-      appliedEvents: { [old]: '2026-11-01T00:00:00.000Z', [recent]: NOW.toISOString() },
+      appliedEvents: Object.fromEntries(ids.map((id, i) => [id, `2026-11-0${i + 1}T00:00:00.000Z`])),
     });
-    const report = await migrateUsageDocuments(db, applied);
+    const report = await migrateUsageDocuments(db, 3);
     expect(report.movedDocuments).toBeGreaterThanOrEqual(1);
     const doc = await db.collection<UsageDocument>('usage').findOne({ _id: tenantId });
     expect(doc?.appliedEvents).toBeUndefined();
     expect([doc?.lastSeq, doc?.version, doc?.counters?.MAX_USERS?.used]).toEqual([0, 0, 2]);
-    expect(await applied.findApplied(tenantId, [old, recent])).toEqual(new Set([old, recent]));
-    // The records keep the time each event was applied: retention still counts from then.
-    expect(await applied.pruneBefore(new Date('2026-11-05T00:00:00.000Z'))).toBeGreaterThanOrEqual(1);
-    expect(await applied.findApplied(tenantId, [old, recent])).toEqual(new Set([recent]));
-    const again = await migrateUsageDocuments(db, applied);
+    expect(doc?.recentEventIds).toEqual(ids.slice(2));
+    const again = await migrateUsageDocuments(db, 3);
     expect([again.movedDocuments, again.fencedDocuments]).toEqual([0, 0]);
   });
 });

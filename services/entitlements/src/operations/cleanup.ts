@@ -23,8 +23,6 @@ export interface CleanupSettings {
   readonly appliedEventRetentionMs: number;
   readonly batchSize?: number;
   readonly maxTenantsPerPass?: number;
-  /** Forgets applied-event records older than the cutoff (their own collection); returns how many. */
-  readonly pruneAppliedEvents?: (cutoff: Date) => Promise<number>;
   readonly onTenantError?: (tenantId: string, error: unknown) => void;
 }
 
@@ -70,11 +68,6 @@ export async function runCleanupPass(
     }
     if (ids.length < batch) break;
     after = ids[ids.length - 1] ?? null;
-  }
-  if (settings.pruneAppliedEvents) {
-    total.prunedEvents += await settings.pruneAppliedEvents(
-      new Date(deps.now().getTime() - settings.appliedEventRetentionMs),
-    );
   }
   return total;
 }

@@ -7,6 +7,14 @@ import {
   type UsageEvent,
 } from '../domain/index.js';
 import { MAX_WRITE_ATTEMPTS } from './deps.js';
+
+/**
+ * Ids of a tenant's most recently counted events kept in its document: a copy of one of them
+ * (published again under another message id, past the stream's own duplicate window) counts
+ * nothing. Bounded, so the document does not grow with history; an id lookup in a collection of
+ * its own would, on FerretDB v1, scan the whole collection (docs/entitlements-model.md).
+ */
+export const RECENT_EVENT_IDS_KEPT = 1_000;
 import { finishRemovals, resolveDistinct } from './traced-deltas.js';
 import type { UsageBatchDeps, UsageBatchView } from './usage-batch-ports.js';
 
@@ -38,8 +46,8 @@ interface Counted extends SequencedEvent {
  * Counts one tenant's events of a batch (in stream order) with as few writes as possible: one
  * conditional update per batch (more only when a traced product is removed and added back in
  * the same batch). Exactly once: an event at or below the tenant's `lastSeq` was applied by an
- * earlier write (a redelivery), an event whose id is recorded as applied is a copy published
- * again; both count nothing. Throws RESERVATION_CONTENDED (retry later) when the document kept
+ * earlier write (a redelivery), and an event whose id is among the tenant's recent ones is a
+ * copy published again; both count nothing. Throws RESERVATION_CONTENDED (retry later) when the document kept
  * moving under MAX_WRITE_ATTEMPTS folds.
  */
 export async function countUsageBatch(
@@ -79,7 +87,7 @@ async function writePart(deps: UsageBatchDeps, tenantId: string, part: readonly 
   for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt += 1) {
     const now = deps.now();
     const view = await deps.store.read(tenantId, keys);
-    const fresh = await freshEvents(deps, tenantId, view, part, now);
+    const fresh = freshEvents(view, part);
     if (fresh.length === 0) return 0;
     const items = [];
     for (const item of fresh) {
@@ -89,16 +97,13 @@ async function writePart(deps: UsageBatchDeps, tenantId: string, part: readonly 
       });
     }
     const fold = foldUsageBatch(view, items, now);
-    const lastSeq = Math.max(view.lastSeq, ...fresh.map((i) => i.seq));
-    const changes = fold.increments.length > 0 || fold.settled.length > 0;
-    // Nothing moved (every traced product was already traced): no write, the ids still recorded.
-    if (changes && !(await deps.store.apply(tenantId, view, { ...fold, lastSeq }, now))) continue;
-    if (changes) deps.changed?.(tenantId, view.version + 1);
-    await deps.applied.markApplied(
-      tenantId,
-      fresh.map((i) => i.event.id),
-      now,
-    );
+    const write = {
+      ...fold,
+      lastSeq: Math.max(view.lastSeq, ...fresh.map((i) => i.seq)),
+      recentEventIds: [...view.recentEventIds, ...fresh.map((i) => i.event.id)].slice(-RECENT_EVENT_IDS_KEPT),
+    };
+    if (!(await deps.store.apply(tenantId, view, write, now))) continue;
+    deps.changed?.(tenantId, view.version + 1);
     for (const item of fresh) await finishRemovals(deps.markers, item.event, item.deltas);
     return fresh.length;
   }
@@ -106,32 +111,14 @@ async function writePart(deps: UsageBatchDeps, tenantId: string, part: readonly 
 }
 
 /**
- * The part's events not applied yet. Those at or below lastSeq were written before the acks were
- * lost (a crash): their ids are recorded again here, since the crash may have come before that.
+ * The part's events not applied yet: above the tenant's lastSeq (at or below it, an earlier
+ * write applied them and only the acks were lost), not among its recently counted ids (a copy
+ * published again under another message id), and not twice in the part.
  */
-async function freshEvents(
-  deps: UsageBatchDeps,
-  tenantId: string,
-  view: UsageBatchView,
-  part: readonly Counted[],
-  now: Date,
-): Promise<Counted[]> {
-  const written = part.filter((i) => i.seq <= view.lastSeq);
-  if (written.length > 0)
-    await deps.applied.markApplied(
-      tenantId,
-      written.map((i) => i.event.id),
-      now,
-    );
-  const candidates = part.filter((i) => i.seq > view.lastSeq);
-  if (candidates.length === 0) return [];
-  const applied = await deps.applied.findApplied(
-    tenantId,
-    candidates.map((i) => i.event.id),
-  );
-  const seen = new Set<string>();
-  return candidates.filter((i) => {
-    if (applied.has(i.event.id) || seen.has(i.event.id)) return false;
+function freshEvents(view: UsageBatchView, part: readonly Counted[]): Counted[] {
+  const seen = new Set(view.recentEventIds);
+  return part.filter((i) => {
+    if (i.seq <= view.lastSeq || seen.has(i.event.id)) return false;
     seen.add(i.event.id);
     return true;
   });

@@ -9,6 +9,8 @@ export interface UsageBatchView {
   counter(counter: LimitKey, period: string | undefined): CounterState;
   /** The reservations asked for that exist. */
   readonly reservations: ReadonlyMap<string, Reservation>;
+  /** Ids of the tenant's most recently counted events, oldest first (at most RECENT_EVENT_IDS_KEPT). */
+  readonly recentEventIds: readonly string[];
 }
 
 /** One batch write: net increments, settled reservations, the new lastSeq. */
@@ -16,6 +18,8 @@ export interface UsageBatchWrite {
   readonly increments: readonly CounterDelta[];
   readonly settled: readonly Reservation[];
   readonly lastSeq: number;
+  /** The new list of recent ids (already cut to RECENT_EVENT_IDS_KEPT). */
+  readonly recentEventIds: readonly string[];
 }
 
 /** The per-tenant usage document, as the batched counter writes it. */
@@ -27,14 +31,6 @@ export interface UsageBatchStore {
    * HELD. Bumps `version`. False: re-read, fold again.
    */
   apply(tenantId: string, view: UsageBatchView, write: UsageBatchWrite, now: Date): Promise<boolean>;
-}
-
-/** Which events were counted, by id: what makes a copy of an event under another sequence count nothing. */
-export interface AppliedEventsStore {
-  /** The ids among `eventIds` already counted for the tenant. */
-  findApplied(tenantId: string, eventIds: readonly string[]): Promise<ReadonlySet<string>>;
-  /** Records them (idempotent: ids already recorded are left as they are). */
-  markApplied(tenantId: string, eventIds: readonly string[], now: Date): Promise<void>;
 }
 
 /** The traced-product markers (one per tenant and product, in their own collection). */
@@ -54,7 +50,6 @@ export type UsageChanged = (tenantId: string, version: number) => void;
 
 export interface UsageBatchDeps {
   readonly store: UsageBatchStore;
-  readonly applied: AppliedEventsStore;
   readonly markers: DistinctMarkers;
   readonly lock: TenantLock;
   readonly now: () => Date;

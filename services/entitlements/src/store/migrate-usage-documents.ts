@@ -1,5 +1,4 @@
 import type { Collection, Db } from 'mongodb';
-import type { AppliedEventsRepository } from './applied-events-repository.js';
 import type { UsageDocument } from './usage-document.js';
 
 /** Documents migrated per page. */
@@ -7,50 +6,43 @@ const PAGE = 100;
 
 /** What a start-up migration did. */
 export interface UsageMigrationReport {
-  /** Documents whose `appliedEvents` map moved to `applied_events`. */
+  /** Documents whose `appliedEvents` map was folded into `recentEventIds` and removed. */
   readonly movedDocuments: number;
-  readonly movedEventIds: number;
   /** Documents given `lastSeq` / `version` (written before batching). */
   readonly fencedDocuments: number;
 }
 
 /**
  * Brings usage documents written before the batched counter to its shape, at start-up, before
- * the consumer starts. Idempotent and safe to run on several replicas at once:
- * 1. the `appliedEvents.<eventId>` map (it grew with the tenant's history) is copied into
- *    `applied_events` (duplicates ignored) and only then removed, so a copy of an old event
- *    still counts nothing, even if the process dies in between;
- * 2. a document without `lastSeq` / `version` gets 0 for each: every event still in the stream
- *    was either acked (never delivered again) or is caught by its applied-event record.
+ * the consumer starts. Idempotent and safe on several replicas at once (each step is one
+ * single-document update conditioned on the old shape):
+ * 1. the `appliedEvents.<eventId>` map, which grew with the tenant's history, is replaced by its
+ *    `keep` most recently applied ids in `recentEventIds`;
+ * 2. a document without `lastSeq` / `version` gets 0: an event still in the stream was either
+ *    acked (never delivered again) or is one of the recent ids kept.
  */
-export async function migrateUsageDocuments(
-  db: Db,
-  applied: AppliedEventsRepository,
-): Promise<UsageMigrationReport> {
+export async function migrateUsageDocuments(db: Db, keep: number): Promise<UsageMigrationReport> {
   const usage: Collection<UsageDocument> = db.collection('usage');
   let movedDocuments = 0;
-  let movedEventIds = 0;
   for (;;) {
     const page = await usage
-      .find({ appliedEvents: { $exists: true } }, { projection: { appliedEvents: 1 } })
+      .find({ appliedEvents: { $exists: true } }, { projection: { appliedEvents: 1, recentEventIds: 1 } })
       .limit(PAGE)
       .toArray();
     if (page.length === 0) break;
     for (const doc of page) {
-      const entries = Object.entries(doc.appliedEvents ?? {});
-      // Grouped by the time each was applied, so retention still counts from then.
-      const byTime = new Map<string, string[]>();
-      for (const [eventId, at] of entries) byTime.set(at, [...(byTime.get(at) ?? []), eventId]);
-      for (const [at, ids] of byTime) {
-        const when = new Date(at);
-        await applied.markApplied(doc._id, ids, Number.isNaN(when.getTime()) ? new Date(0) : when);
-      }
-      await usage.updateOne({ _id: doc._id }, { $unset: { appliedEvents: '' } });
+      const newest = Object.entries(doc.appliedEvents ?? {})
+        .sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([eventId]) => eventId);
+      const recent = [...(doc.recentEventIds ?? []), ...newest].slice(-keep);
+      await usage.updateOne(
+        { _id: doc._id, appliedEvents: { $exists: true } },
+        { $set: { recentEventIds: recent }, $unset: { appliedEvents: '' } },
+      );
       movedDocuments += 1;
-      movedEventIds += entries.length;
     }
   }
-  const lastSeq = await usage.updateMany({ lastSeq: { $exists: false } }, { $set: { lastSeq: 0 } });
+  const fenced = await usage.updateMany({ lastSeq: { $exists: false } }, { $set: { lastSeq: 0 } });
   await usage.updateMany({ version: { $exists: false } }, { $set: { version: 0 } });
-  return { movedDocuments, movedEventIds, fencedDocuments: lastSeq.modifiedCount };
+  return { movedDocuments, fencedDocuments: fenced.modifiedCount };
 }

@@ -25,7 +25,7 @@ export function usageBatchStore(db: Db): UsageBatchStore {
   const readDocs = new WeakMap<UsageBatchView, UsageDocument | null>();
   return {
     async read(tenantId, reservationKeys) {
-      const projection: Document = { counters: 1, months: 1, lastSeq: 1, version: 1 };
+      const projection: Document = { counters: 1, months: 1, lastSeq: 1, version: 1, recentEventIds: 1 };
       for (const key of reservationKeys) projection[`reservations.${fieldKey(key)}`] = 1;
       const doc = await usage.findOne({ _id: tenantId }, { projection });
       const reservations = new Map<string, Reservation>();
@@ -38,6 +38,7 @@ export function usageBatchStore(db: Db): UsageBatchStore {
         version: doc?.version ?? 0,
         counter: (counter, period) => readCounter(doc, counter, period),
         reservations,
+        recentEventIds: doc?.recentEventIds ?? [],
       };
       readDocs.set(view, doc);
       return view;
@@ -49,12 +50,13 @@ export function usageBatchStore(db: Db): UsageBatchStore {
       // A document written before lastSeq existed has no field: the migration adds it, this is the backstop.
       const fence = view.lastSeq === 0 ? { $in: [0, null] } : view.lastSeq;
       const filter: Document = { _id: tenantId, lastSeq: fence, ...guards };
-      const set: Document = { lastSeq: write.lastSeq, updatedAt: now };
+      const set: Document = { lastSeq: write.lastSeq, recentEventIds: write.recentEventIds, updatedAt: now };
       for (const reservation of write.settled) {
         const key = fieldKey(reservation.idempotencyKey);
         filter[`reservations.${key}.state`] = 'HELD';
         set[`reservations.${key}`] = reservation;
       }
+      // Even with nothing to add, the write records lastSeq and the ids: a copy must find them.
       const change: Document = { $set: set, $inc: { ...inc, version: 1 } };
       if (doc === null) {
         try {

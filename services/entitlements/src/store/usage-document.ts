@@ -24,8 +24,9 @@ export interface CounterFields {
  * - `lastSeq`: the highest stream sequence the batched counter applied (a redelivery at or below
  *   it counts nothing), and the fence of its conditional write;
  * - `version`: bumped by every write; read caches compare it;
+ * - `recentEventIds`: ids of the last RECENT_EVENT_IDS_KEPT counted events (copies count nothing);
  * - `appliedEvents.<eventId>`: the shape before batching (an id map that grew with history); the
- *   start-up migration moves it to `applied_events` and removes it.
+ *   start-up migration keeps its newest ids in `recentEventIds` and removes it.
  */
 export interface UsageDocument {
   _id: string;
@@ -34,6 +35,7 @@ export interface UsageDocument {
   reservations?: Record<string, Reservation>;
   appliedEvents?: Record<string, string>;
   lastSeq?: number;
+  recentEventIds?: string[];
   version?: number;
   createdAt?: Date;
   updatedAt?: Date;
