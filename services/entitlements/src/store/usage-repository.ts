@@ -6,10 +6,9 @@ import { counterPath, type UsageDocument } from './usage-document.js';
 
 /** A tenant's usage document as one operation needs it. */
 export interface UsageView {
-  /** Counters and months, plus the focused reservation and applied mark; null before the first write. */
+  /** Counters, months and version, plus the focused reservation; null before the first write. */
   readonly doc: UsageDocument | null;
   readonly reservation: Reservation | undefined;
-  readonly eventApplied: boolean;
 }
 
 /** What a clean-up pass removes from one tenant's document. */
@@ -26,7 +25,7 @@ export interface PruneSet {
  * TenantWriteLock (FerretDB v1 does not apply concurrent updates atomically).
  */
 export interface UsageRepository {
-  read(tenantId: string, focus?: { reservationKey?: string; eventId?: string }): Promise<UsageView>;
+  read(tenantId: string, focus?: { reservationKey?: string }): Promise<UsageView>;
   /** Reserve's one update: hold the units if the key is new and the guard holds. */
   reserve(tenantId: string, plan: Extract<ReservationPlan, { kind: 'ATTEMPT' }>, now: Date): Promise<boolean>;
   /** Writes a consume, release or expiry, applied only while the reservation is still HELD. */
@@ -83,12 +82,10 @@ export function usageRepository(db: Db): UsageRepository {
     async read(tenantId, focus = {}) {
       const projection: Document = { counters: 1, months: 1, version: 1 };
       if (focus.reservationKey) projection[`reservations.${fieldKey(focus.reservationKey)}`] = 1;
-      if (focus.eventId) projection[`appliedEvents.${fieldKey(focus.eventId)}`] = 1;
       const doc = await usage.findOne({ _id: tenantId }, { projection });
       return {
         doc,
         reservation: focus.reservationKey ? doc?.reservations?.[focus.reservationKey] : undefined,
-        eventApplied: focus.eventId !== undefined && doc?.appliedEvents?.[focus.eventId] !== undefined,
       };
     },
 
