@@ -17,6 +17,7 @@ import {
   type Logger,
 } from '@tap/telemetry';
 import { DEFAULT_REVOCATION_KEY_PREFIX, type TokenVerifier } from '@tap/tokens';
+import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { createMongoDependency } from './connect/mongo.js';
 import { createNatsDependency, type NatsDependency } from './connect/nats.js';
@@ -54,6 +55,8 @@ export interface ServiceParts {
   readonly verifier: TokenVerifier;
   /** The logout revocation list on Redis (fails closed). */
   readonly revocations: SessionRevocations;
+  /** The process's Redis connection (the revocation list's; also the consumer's lease). */
+  readonly redis: Redis;
   /** Closes a client `build` made (a gRPC client of another service) when the process stops. */
   closeOnShutdown(name: string, close: () => void): void;
 }
@@ -117,6 +120,7 @@ export async function runConsumingService<A extends ConsumingServiceApp>(options
     tls,
     verifier: jwks.verifier,
     revocations: redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX),
+    redis,
     closeOnShutdown: (client, close) => clients.push({ name: client, run: async () => close() }),
   });
   let consumer: { stop(): Promise<void> } | undefined;

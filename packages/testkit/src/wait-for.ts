@@ -13,3 +13,12 @@ export async function waitFor(
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
+
+/** A promise a callback opens, for waiting on a signal rather than on time. */
+export function gateOpen(): { promise: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}

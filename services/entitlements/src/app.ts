@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts } from '@tap/contracts';
-import type { DurableConsumer } from '@tap/events';
+import type { BatchConsumer } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
@@ -12,13 +12,19 @@ import {
   type EntitlementsConfig,
   type EventsConfig,
 } from './config.js';
-import { startUsageConsumer } from './events/start-usage-consumer.js';
-import { usageEventHandler } from './events/usage-event-handler.js';
-import { entitlementsHandlers } from './grpc/entitlements-handlers.js';
+import { startUsageConsumer, type UsageConsumerOptions } from './events/start-usage-consumer.js';
+import { usageBatchHandler } from './events/usage-batch-handler.js';
+import { entitlementsHandlers, type EntitlementsReadModel } from './grpc/entitlements-handlers.js';
+import { noticeSubject, publishNotice, subscribeNotices } from './events/read-model-notices.js';
+import { createReadModelCache } from './operations/read-model-cache.js';
+import { notifyingUsage } from './store/notifying-usage.js';
 import { startCleanupJob, type CleanupJob } from './jobs/cleanup-job.js';
 import { runCleanupPass, type CleanupReport } from './operations/cleanup.js';
-import { countEvent } from './operations/count-event.js';
+import { countUsageBatch, RECENT_EVENT_IDS_KEPT } from './operations/count-usage-batch.js';
 import type { UsageOperationsDeps } from './operations/deps.js';
+import type { UsageBatchDeps } from './operations/usage-batch-ports.js';
+import { migrateUsageDocuments, type UsageMigrationReport } from './store/migrate-usage-documents.js';
+import { usageBatchStore } from './store/usage-batch-store.js';
 import {
   rejectedEventsRepository,
   type RejectedEventsRepository,
@@ -39,16 +45,25 @@ export interface EntitlementsDeps {
   readonly tls: ServiceTls;
   readonly logger: Logger;
   readonly now?: () => Date;
+  /** How long a tenant's cached view is served; DEFAULT_READ_MODEL_TTL_MS (1 s, the tier promise). */
+  readonly readModelTtlMs?: number;
 }
 
 export interface EntitlementsApp {
   readonly grpc: GrpcServer;
+  /** Indexes and the start-up migration of usage documents (before the consumer starts). */
   prepare(): Promise<void>;
-  /** Ensures the event stream and starts the durable usage-counter consumer on `nc`. */
-  startConsumer(
-    nc: NatsConnection,
-    options?: { retryBackoff?: { initialMs: number; maxMs: number } },
-  ): Promise<DurableConsumer>;
+  /** What the last prepare() migrated. */
+  lastMigration(): UsageMigrationReport | undefined;
+  /** Ensures the event stream and starts the batched usage-counter consumer on `nc`. */
+  startConsumer(nc: NatsConnection, options?: UsageConsumerOptions): Promise<BatchConsumer>;
+  /**
+   * Publishes this replica's writes and listens for the others' on core NATS, so cached views
+   * never lag a write this replica was told about. Returns the stop function.
+   */
+  startReadModelNotices(nc: NatsConnection): () => void;
+  /** The cached read model (tests look at it). */
+  readonly reads: EntitlementsReadModel;
   /** Starts the periodic clean-up (expired holds, finished reservations, old event ids and months). */
   startCleanup(): CleanupJob;
   /** Runs one clean-up pass now. */
@@ -65,7 +80,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     appliedEventRetentionMs: DEFAULT_APPLIED_EVENT_RETENTION_MS,
   };
   // One lock per process, shared by gRPC, the consumer and the clean-up job (see TenantWriteLock).
-  const ops: UsageOperationsDeps = {
+  const ops: { -readonly [K in keyof UsageOperationsDeps]: UsageOperationsDeps[K] } = {
     usage: usageRepository(deps.db),
     traced: tracedProductsRepository(deps.db),
     tiers: tierAssignmentsRepository(deps.db),
@@ -73,8 +88,37 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     now,
   };
   const rejectedEvents = rejectedEventsRepository(deps.db);
+  const reads: EntitlementsReadModel = createReadModelCache({
+    ...(deps.readModelTtlMs === undefined ? {} : { ttlMs: deps.readModelTtlMs }),
+    loadTier: (tenantId) => ops.tiers.findOrCreate(tenantId, now()),
+    loadUsage: async (tenantId) => {
+      const view = await ops.usage.read(tenantId);
+      return { usage: view.doc, version: view.doc?.version ?? 0 };
+    },
+  });
+  let notices: { nc: NatsConnection; subject: string } | undefined;
+  const changed = (tenantId: string, version?: number): void => {
+    reads.changed(tenantId, version);
+    if (notices)
+      publishNotice(
+        notices.nc,
+        notices.subject,
+        version === undefined ? { tenantId } : { tenantId, version },
+      );
+  };
+  ops.usage = notifyingUsage(ops.usage, changed);
+  const batchDeps: UsageBatchDeps = {
+    store: usageBatchStore(deps.db),
+    markers: ops.traced,
+    lock: ops.lock,
+    now,
+    changed,
+  };
+  let migration: UsageMigrationReport | undefined;
   const handlers = entitlementsHandlers({
     ops,
+    reads,
+    tierChanged: (tenantId) => changed(tenantId),
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     logger: deps.logger,
   });
@@ -98,21 +142,40 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
 
   return {
     grpc,
-    // Nothing to create: every collection is keyed by _id, and unique _id is all the store relies on.
-    prepare: async () => undefined,
+    async prepare() {
+      migration = await migrateUsageDocuments(deps.db, RECENT_EVENT_IDS_KEPT);
+    },
+    lastMigration: () => migration,
     async startConsumer(nc, options = {}) {
       const events: EventsConfig | undefined = deps.config.events;
       if (!events) throw new TypeError('config.events is required to start the usage consumer');
       const logger = deps.logger.child({ component: 'usage-counter' });
-      const handler = usageEventHandler({
-        count: (event) => countEvent(ops, event),
+      const handleBatch = usageBatchHandler({
+        count: (tenantId, events) => countUsageBatch(batchDeps, tenantId, events),
+        recordRefused: (record) => rejectedEvents.record(record, now()),
+        subjectPrefix: events.subjectPrefix,
+      });
+      return startUsageConsumer(nc, {
+        events,
+        handleBatch,
         rejected: rejectedEvents,
         logger,
         now,
-        subjectPrefix: events.subjectPrefix,
+        ...options,
       });
-      return startUsageConsumer(nc, { events, handler, rejected: rejectedEvents, logger, now, ...options });
     },
+    startReadModelNotices(nc) {
+      const subject = noticeSubject(deps.config.events?.subjectPrefix ?? 'events');
+      notices = { nc, subject };
+      const subscription = subscribeNotices(nc, subject, (notice) =>
+        reads.changed(notice.tenantId, notice.version),
+      );
+      return () => {
+        notices = undefined;
+        subscription.unsubscribe();
+      };
+    },
+    reads,
     startCleanup: () =>
       startCleanupJob({ intervalMs: cleanup.intervalMs, run: runCleanup, logger: cleanupLogger }),
     runCleanup,

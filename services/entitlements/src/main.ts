@@ -1,4 +1,5 @@
 import { loadConfigOrExit } from '@tap/config';
+import { createRedisLease, DEFAULT_LEASE_TTL_MS } from '@tap/events';
 import { runConsumingService } from '@tap/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -10,7 +11,35 @@ const config = loadConfigOrExit('entitlements', () => loadConfig(process.env));
 await runConsumingService({
   name: 'entitlements',
   config,
-  build: ({ db, verifier, revocations, tls, logger }) =>
-    buildApp({ config, db, verifier, revocations, tls, logger }),
+  build: ({ db, verifier, revocations, tls, logger, redis }) => {
+    const app = buildApp({ config, db, verifier, revocations, tls, logger });
+    // One replica counts at a time (docs/entitlements-model.md): the holder of this lease.
+    const lease = createRedisLease({
+      redis,
+      key: `lease:entitlements:${config.events.consumerName}`,
+      ttlMs: DEFAULT_LEASE_TTL_MS,
+    });
+    return {
+      grpc: app.grpc,
+      prepare: () => app.prepare(),
+      startCleanup: () => app.startCleanup(),
+      async startConsumer(nc) {
+        // Cached reads drop what another replica's write made older (docs/entitlements-model.md).
+        const stopNotices = app.startReadModelNotices(nc);
+        const consumer = await app.startConsumer(nc, { lease });
+        return {
+          stats: () => {
+            const stats = consumer.stats();
+            return { ...stats, failed: stats.retried };
+          },
+          async stop() {
+            // The consumer stops pulling and acks what it finished before the notices end.
+            await consumer.stop();
+            stopNotices();
+          },
+        };
+      },
+    };
+  },
   background: (app) => [{ name: 'cleanup', start: () => app.startCleanup() }],
 });

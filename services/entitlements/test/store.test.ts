@@ -6,6 +6,9 @@ import { planReservation, getTier, type Reservation } from '../src/domain/index.
 import { tierAssignmentsRepository } from '../src/store/tier-assignments-repository.js';
 import { tracedProductsRepository } from '../src/store/traced-products-repository.js';
 import { usageRepository } from '../src/store/usage-repository.js';
+import { migrateUsageDocuments } from '../src/store/migrate-usage-documents.js';
+import { usageBatchStore } from '../src/store/usage-batch-store.js';
+import type { UsageDocument } from '../src/store/usage-document.js';
 
 let mongo: MongoClient;
 let db: Db;
@@ -43,16 +46,31 @@ describe('the usage repository on the real Mongo-wire server', () => {
     expect(view.reservation).toMatchObject({ idempotencyKey: 'a', state: 'HELD', units: 600 });
   });
 
-  it('applies an event once: the second write with the same id matches nothing', async () => {
-    const usage = usageRepository(db);
+  it('applies a batch write only while lastSeq is what was read, and bumps the version', async () => {
+    const store = usageBatchStore(db);
     const tenantId = randomUUID();
-    const eventId = randomUUID();
-    const write = { eventId, deltas: [{ counter: 'MAX_USERS' as const, delta: 1 }] };
-    expect(await usage.applyEvent(tenantId, await usage.read(tenantId, { eventId }), write, NOW)).toBe(true);
-    const again = await usage.read(tenantId, { eventId });
-    expect(again.eventApplied).toBe(true);
-    expect(await usage.applyEvent(tenantId, again, write, NOW)).toBe(false);
-    expect((await usage.read(tenantId)).doc?.counters?.MAX_USERS?.used).toBe(1);
+    const first = await store.read(tenantId, []);
+    expect([first.lastSeq, first.version]).toEqual([0, 0]);
+    const write = {
+      increments: [{ counter: 'MAX_USERS' as const, delta: 2 }],
+      settled: [],
+      lastSeq: 7,
+      recentEventIds: ['e1'],
+    };
+    expect(await store.apply(tenantId, first, write, NOW)).toBe(true);
+    // A second writer that read the same state loses: its events may be applied already.
+    expect(await store.apply(tenantId, first, { ...write, lastSeq: 9 }, NOW)).toBe(false);
+    const after = await store.read(tenantId, []);
+    expect([after.lastSeq, after.version, after.counter('MAX_USERS', undefined).used]).toEqual([7, 1, 2]);
+    expect(after.recentEventIds).toEqual(['e1']);
+  });
+
+  it('bumps the version on every reserve and settlement, so caches see those writes too', async () => {
+    const usage = usageRepository(db);
+    const store = usageBatchStore(db);
+    const tenantId = randomUUID();
+    await usage.reserve(tenantId, attempt(5, 'v'), NOW);
+    expect((await store.read(tenantId, [])).version).toBe(1);
   });
 
   it('writes a settlement only while the reservation is still HELD', async () => {
@@ -74,23 +92,39 @@ describe('the usage repository on the real Mongo-wire server', () => {
     });
   });
 
-  it('prunes reservations, applied ids and months, and lists tenants in order', async () => {
+  it('prunes reservations and months, and lists tenants in order', async () => {
     const usage = usageRepository(db);
     const tenantId = randomUUID();
-    const eventId = randomUUID();
     await usage.reserve(tenantId, attempt(5, 'old'), NOW);
-    await usage.applyEvent(
-      tenantId,
-      await usage.read(tenantId),
-      { eventId, deltas: [{ counter: 'MAX_USERS', delta: 1 }] },
-      NOW,
-    );
-    await usage.prune(tenantId, { reservationKeys: ['old'], eventIds: [eventId], periods: ['2026-11'] }, NOW);
+    await usage.prune(tenantId, { reservationKeys: ['old'], eventIds: [], periods: ['2026-11'] }, NOW);
     const doc = await usage.readForCleanup(tenantId);
-    expect([doc?.reservations, doc?.appliedEvents, doc?.months]).toEqual([{}, {}, {}]);
+    expect([doc?.reservations, doc?.months]).toEqual([{}, {}]);
     const ids = await usage.listTenantIds(null, 1_000);
     expect(ids).toEqual([...ids].sort());
     expect(await usage.listTenantIds(ids[0] ?? null, 1)).toEqual(ids.slice(1, 2));
+  });
+});
+
+describe('the start-up migration of usage documents', () => {
+  it('replaces the applied-id map by its newest ids and fences the document, twice safely', async () => {
+    const tenantId = randomUUID();
+    const ids = Array.from({ length: 5 }, () => randomUUID());
+    // The shape written before batching: the map inside the tenant's document, no lastSeq, no version.
+    await db.collection<UsageDocument>('usage').insertOne({
+      _id: tenantId,
+      counters: { MAX_USERS: { used: 2 } },
+      months: {},
+      reservations: {},
+      appliedEvents: Object.fromEntries(ids.map((id, i) => [id, `2026-11-0${i + 1}T00:00:00.000Z`])),
+    });
+    const report = await migrateUsageDocuments(db, 3);
+    expect(report.movedDocuments).toBeGreaterThanOrEqual(1);
+    const doc = await db.collection<UsageDocument>('usage').findOne({ _id: tenantId });
+    expect(doc?.appliedEvents).toBeUndefined();
+    expect([doc?.lastSeq, doc?.version, doc?.counters?.MAX_USERS?.used]).toEqual([0, 0, 2]);
+    expect(doc?.recentEventIds).toEqual(ids.slice(2));
+    const again = await migrateUsageDocuments(db, 3);
+    expect([again.movedDocuments, again.fencedDocuments]).toEqual([0, 0]);
   });
 });
 

@@ -81,3 +81,5 @@ export { isPastRetention, planCleanup } from './reservations/reservation-cleanup
 export type { CleanupPlan } from './reservations/reservation-cleanup.js';
 export { settleEventDelta } from './reservations/event-settlement.js';
 export type { EventSettlement } from './reservations/event-settlement.js';
+export { foldUsageBatch, writeParts } from './usage/fold-usage-batch.js';
+export type { FoldItem, FoldStart, UsageFold } from './usage/fold-usage-batch.js';

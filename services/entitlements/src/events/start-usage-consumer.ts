@@ -2,47 +2,63 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import {
   ensureEventStream,
-  startDurableConsumer,
-  type DurableConsumer,
-  type EventHandler,
+  startBatchConsumer,
+  type BatchConsumer,
+  type BatchHandler,
+  type ConsumerLease,
 } from '@tap/events';
 import type { EventsConfig } from '../config.js';
-import { entitlementErrors } from '../domain/index.js';
-import type { RejectedEventsRepository } from '../store/rejected-events-repository.js';
-import { isPermanentUsageError } from './usage-event-handler.js';
 
 export interface ConsumerLogger {
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
 }
 
+export interface RejectedRecorder {
+  record(event: { id: string; reason: string; detail: string; subject: string }, now: Date): Promise<void>;
+}
+
+/** Batching and ownership settings of the usage consumer (tests shorten them). */
+export interface UsageConsumerOptions {
+  readonly retryBackoff?: { initialMs: number; maxMs: number };
+  /** Only its holder counts (several replicas); without it, run one replica. */
+  readonly lease?: ConsumerLease;
+  readonly batchSize?: number;
+  readonly flushWindowMs?: number;
+  readonly ackWaitMs?: number;
+  /** Wraps the batch handler (instrumentation; tests use it to stop a process between write and ack). */
+  readonly decorate?: (handler: BatchHandler) => BatchHandler;
+}
+
 /**
- * Ensures the event stream and starts the durable usage-counter consumer on `nc`. It takes every
+ * Ensures the event stream and starts the batched usage-counter consumer on `nc`. It takes every
  * kind (nats-server 2.9 allows one filter subject) and ignores those that count nothing. A
  * message that is not a valid event is logged, recorded in `rejected_events` and acked.
  */
 export async function startUsageConsumer(
   nc: NatsConnection,
-  options: {
+  options: UsageConsumerOptions & {
     events: EventsConfig;
-    handler: EventHandler;
-    rejected: RejectedEventsRepository;
+    handleBatch: BatchHandler;
+    rejected: RejectedRecorder;
     logger: ConsumerLogger;
     now: () => Date;
-    retryBackoff?: { initialMs: number; maxMs: number };
   },
-): Promise<DurableConsumer> {
+): Promise<BatchConsumer> {
   const { streamName, subjectPrefix, consumerName, duplicateWindowMs } = options.events;
   const { logger, rejected } = options;
   const jsm = await jetstreamManager(nc);
   await ensureEventStream(jsm, { streamName, subjectPrefix, duplicateWindowMs });
-  return startDurableConsumer(jetstream(nc), jsm, {
+  return startBatchConsumer(jetstream(nc), jsm, {
     streamName,
     durableName: consumerName,
     subjectPrefix,
-    handler: options.handler,
-    isPermanent: isPermanentUsageError,
+    handleBatch: options.decorate ? options.decorate(options.handleBatch) : options.handleBatch,
     ...(options.retryBackoff ? { retryBackoff: options.retryBackoff } : {}),
+    ...(options.lease ? { lease: options.lease } : {}),
+    ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+    ...(options.flushWindowMs ? { flushWindowMs: options.flushWindowMs } : {}),
+    ...(options.ackWaitMs ? { ackWaitMs: options.ackWaitMs } : {}),
     onInvalid: (report) => {
       logger.warn({ ...report }, 'invalid event recorded and acknowledged');
       const record = {
@@ -57,10 +73,9 @@ export async function startUsageConsumer(
         .catch((error: unknown) => logger.error({ err: error }, 'could not record an invalid event'));
     },
     onError: (error, report) => {
-      if (report.willRetry) logger.warn({ err: error, ...report }, 'usage event not counted yet; will retry');
-      else if (entitlementErrors.is(error, 'INVALID_EVENT'))
-        logger.warn({ err: error, ...report }, 'invalid usage event recorded and acknowledged');
-      else logger.error({ err: error, ...report }, 'usage event given up on');
+      if (report.willRetry)
+        logger.warn({ err: error, ...report }, 'usage events not counted yet; will retry');
+      else logger.error({ err: error, ...report }, 'usage consumer error');
     },
   });
 }

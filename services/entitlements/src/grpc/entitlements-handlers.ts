@@ -11,10 +11,11 @@ import {
   getTier,
   isTierCode,
 } from '../domain/index.js';
-import { tierOf, type UsageOperationsDeps } from '../operations/deps.js';
+import type { UsageOperationsDeps } from '../operations/deps.js';
 import { reserve } from '../operations/reserve.js';
 import { consumeReservation, releaseReservation } from '../operations/settle-reservation.js';
-import { snapshotOf } from '../store/usage-document.js';
+import type { ReadModelCache } from '../operations/read-model-cache.js';
+import { snapshotOf, type UsageDocument } from '../store/usage-document.js';
 import type { TierAssignment } from '../store/tier-assignments-repository.js';
 import {
   canDecisionToWire,
@@ -24,8 +25,14 @@ import {
   usageReportToWire,
 } from './wire.js';
 
+/** The cached per-tenant read model (see operations/read-model-cache.ts). */
+export type EntitlementsReadModel = ReadModelCache<TierAssignment, UsageDocument | null>;
+
 export interface EntitlementsHandlerDeps {
   readonly ops: UsageOperationsDeps;
+  readonly reads: EntitlementsReadModel;
+  /** Drops the tenant's cached view here and on every replica. */
+  readonly tierChanged: (tenantId: string) => void;
   readonly verifier: TokenVerifier;
   readonly logger: HandlerLogger;
 }
@@ -53,12 +60,12 @@ function toWire(assignment: TierAssignment): WireTierAssignment {
  * unaryHandler maps their kind to a gRPC status with the code in `tap-error-code`.
  */
 export function entitlementsHandlers(deps: EntitlementsHandlerDeps): EntitlementsServiceHandlers {
-  const { logger, ops } = deps;
+  const { logger, ops, reads } = deps;
   const tenantOf = async (metadata: Parameters<typeof authenticate>[0]) =>
     (await authenticate(metadata, deps.verifier)).tenantId;
   return {
     GetTier: unaryHandler('EntitlementsService/GetTier', logger, async (_request, ctx) => {
-      return toWire(await ops.tiers.findOrCreate(await tenantOf(ctx.metadata), ops.now()));
+      return toWire((await reads.view(await tenantOf(ctx.metadata))).tier);
     }),
 
     SetTier: unaryHandler('EntitlementsService/SetTier', logger, async (request) => {
@@ -66,29 +73,37 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
       if (!TENANT_ID.test(request.tenantId)) throw entitlementErrors.create('INVALID_TENANT_ID');
       if (!isTierCode(request.tierCode))
         throw entitlementErrors.create('UNKNOWN_TIER', { details: { tierCode: request.tierCode } });
-      return toWire(await ops.tiers.setTier(request.tenantId, request.tierCode, ops.now()));
+      const assignment = await ops.tiers.setTier(request.tenantId, request.tierCode, ops.now());
+      deps.tierChanged(request.tenantId);
+      return toWire(assignment);
     }),
 
     GetUsage: unaryHandler('EntitlementsService/GetUsage', logger, async (request, ctx) => {
       const tenantId = await tenantOf(ctx.metadata);
       const now = ops.now();
-      const [tier, view] = await Promise.all([tierOf(ops.tiers, tenantId, now), ops.usage.read(tenantId)]);
+      const view = await reads.view(tenantId);
+      const tier = getTier(view.tier.tierCode);
       return usageReportToWire(
-        buildUsageReport(tier, snapshotOf(view.doc, now), rateUsageFromWire(request), now),
+        buildUsageReport(tier, snapshotOf(view.usage, now), rateUsageFromWire(request), now),
       );
     }),
 
     Can: unaryHandler('EntitlementsService/Can', logger, async (request, ctx) => {
       const tenantId = await tenantOf(ctx.metadata);
       const now = ops.now();
-      const [tier, view] = await Promise.all([tierOf(ops.tiers, tenantId, now), ops.usage.read(tenantId)]);
+      const view = await reads.view(tenantId);
       return canDecisionToWire(
-        evaluateCan(tier, snapshotOf(view.doc, now), request.action, request.resourceCount),
+        evaluateCan(
+          getTier(view.tier.tierCode),
+          snapshotOf(view.usage, now),
+          request.action,
+          request.resourceCount,
+        ),
       );
     }),
 
     GetUpgradeContext: unaryHandler('EntitlementsService/GetUpgradeContext', logger, async (request, ctx) => {
-      const tier = await tierOf(ops.tiers, await tenantOf(ctx.metadata), ops.now());
+      const tier = getTier((await reads.view(await tenantOf(ctx.metadata))).tier.tierCode);
       return upgradeContextToWire(buildUpgradeContext(tier, request.capability, request.frictionType));
     }),
 

@@ -1,5 +1,5 @@
 import type { EventUsageDelta, UsageEvent } from '../domain/index.js';
-import type { TracedProductsRepository } from '../store/traced-products-repository.js';
+import type { DistinctMarkers } from './usage-batch-ports.js';
 
 /**
  * Resolves the distinct guards of an event's deltas against the traced-product markers: a
@@ -7,7 +7,7 @@ import type { TracedProductsRepository } from '../store/traced-products-reposito
  * otherwise it becomes 0 (still settling a reservation it names, as the domain asks).
  */
 export async function resolveDistinct(
-  traced: TracedProductsRepository,
+  traced: DistinctMarkers,
   event: UsageEvent,
   deltas: readonly EventUsageDelta[],
   now: Date,
@@ -30,7 +30,7 @@ export async function resolveDistinct(
 
 /** After the −1 is applied (or found applied), deletes the markers this event removes. */
 export async function finishRemovals(
-  traced: TracedProductsRepository,
+  traced: DistinctMarkers,
   event: UsageEvent,
   deltas: readonly EventUsageDelta[],
 ): Promise<void> {

@@ -21,7 +21,12 @@ export interface CounterFields {
  * - `months.<YYYY-MM>.<LIMIT_KEY>`: monthly counters (BULK_UPLOAD_ROWS_MONTH), one per UTC
  *   month, so a new month starts at 0 without a reset job;
  * - `reservations.<idempotencyKey>`: reservations, HELD and finished (kept for replay);
- * - `appliedEvents.<eventId>`: ISO time each counted event was applied (at most once per event).
+ * - `lastSeq`: the highest stream sequence the batched counter applied (a redelivery at or below
+ *   it counts nothing), and the fence of its conditional write;
+ * - `version`: bumped by every write; read caches compare it;
+ * - `recentEventIds`: ids of the last RECENT_EVENT_IDS_KEPT counted events (copies count nothing);
+ * - `appliedEvents.<eventId>`: the shape before batching (an id map that grew with history); the
+ *   start-up migration keeps its newest ids in `recentEventIds` and removes it.
  */
 export interface UsageDocument {
   _id: string;
@@ -29,6 +34,9 @@ export interface UsageDocument {
   months?: Record<string, Partial<Record<LimitKey, CounterFields>>>;
   reservations?: Record<string, Reservation>;
   appliedEvents?: Record<string, string>;
+  lastSeq?: number;
+  recentEventIds?: string[];
+  version?: number;
   createdAt?: Date;
   updatedAt?: Date;
 }

@@ -1,22 +1,14 @@
 import type { Collection, Db, Document, Filter } from 'mongodb';
-import type { Reservation, ReservationPlan, ReservationTransition, CounterDelta } from '../domain/index.js';
+import type { Reservation, ReservationPlan, ReservationTransition } from '../domain/index.js';
 import { planIncrements } from './counter-increments.js';
 import { isDuplicateKey } from '@tap/errors';
 import { counterPath, type UsageDocument } from './usage-document.js';
 
 /** A tenant's usage document as one operation needs it. */
 export interface UsageView {
-  /** Counters and months, plus the focused reservation and applied mark; null before the first write. */
+  /** Counters, months and version, plus the focused reservation; null before the first write. */
   readonly doc: UsageDocument | null;
   readonly reservation: Reservation | undefined;
-  readonly eventApplied: boolean;
-}
-
-/** What a counted event writes: its deltas, and the reservation it settled, if any. */
-export interface EventWrite {
-  readonly eventId: string;
-  readonly deltas: readonly CounterDelta[];
-  readonly reservation?: Reservation;
 }
 
 /** What a clean-up pass removes from one tenant's document. */
@@ -33,7 +25,7 @@ export interface PruneSet {
  * TenantWriteLock (FerretDB v1 does not apply concurrent updates atomically).
  */
 export interface UsageRepository {
-  read(tenantId: string, focus?: { reservationKey?: string; eventId?: string }): Promise<UsageView>;
+  read(tenantId: string, focus?: { reservationKey?: string }): Promise<UsageView>;
   /** Reserve's one update: hold the units if the key is new and the guard holds. */
   reserve(tenantId: string, plan: Extract<ReservationPlan, { kind: 'ATTEMPT' }>, now: Date): Promise<boolean>;
   /** Writes a consume, release or expiry, applied only while the reservation is still HELD. */
@@ -43,8 +35,6 @@ export interface UsageRepository {
     transition: ReservationTransition,
     now: Date,
   ): Promise<boolean>;
-  /** Applies a counted event unless its id is already marked applied. */
-  applyEvent(tenantId: string, view: UsageView, write: EventWrite, now: Date): Promise<boolean>;
   /** The whole document, for the clean-up job. */
   readForCleanup(tenantId: string): Promise<UsageDocument | null>;
   prune(tenantId: string, prune: PruneSet, now: Date): Promise<void>;
@@ -66,7 +56,7 @@ export function usageRepository(db: Db): UsageRepository {
 
   const ensureDocument = async (tenantId: string, now: Date): Promise<boolean> => {
     try {
-      const empty = { counters: {}, months: {}, reservations: {}, appliedEvents: {} };
+      const empty = { counters: {}, months: {}, reservations: {}, lastSeq: 0, version: 0 };
       await usage.insertOne({ _id: tenantId, ...empty, createdAt: now, updatedAt: now });
       return true;
     } catch (error) {
@@ -90,14 +80,12 @@ export function usageRepository(db: Db): UsageRepository {
 
   return {
     async read(tenantId, focus = {}) {
-      const projection: Document = { counters: 1, months: 1 };
+      const projection: Document = { counters: 1, months: 1, version: 1 };
       if (focus.reservationKey) projection[`reservations.${fieldKey(focus.reservationKey)}`] = 1;
-      if (focus.eventId) projection[`appliedEvents.${fieldKey(focus.eventId)}`] = 1;
       const doc = await usage.findOne({ _id: tenantId }, { projection });
       return {
         doc,
         reservation: focus.reservationKey ? doc?.reservations?.[focus.reservationKey] : undefined,
-        eventApplied: focus.eventId !== undefined && doc?.appliedEvents?.[focus.eventId] !== undefined,
       };
     },
 
@@ -113,7 +101,7 @@ export function usageRepository(db: Db): UsageRepository {
       return update(
         tenantId,
         filter,
-        { $set: { [`reservations.${key}`]: plan.reservation, updatedAt: now }, $inc: inc },
+        { $set: { [`reservations.${key}`]: plan.reservation, updatedAt: now }, $inc: { ...inc, version: 1 } },
         now,
       );
     },
@@ -121,28 +109,15 @@ export function usageRepository(db: Db): UsageRepository {
     async settleReservation(tenantId, view, transition, now) {
       const key = fieldKey(transition.reservation.idempotencyKey);
       const { inc, guards } = planIncrements(view.doc, transition.deltas);
-      const change: Document = { $set: { [`reservations.${key}`]: transition.reservation, updatedAt: now } };
-      if (Object.keys(inc).length > 0) change['$inc'] = inc;
+      const change: Document = {
+        $set: { [`reservations.${key}`]: transition.reservation, updatedAt: now },
+        $inc: { ...inc, version: 1 },
+      };
       const result = await usage.updateOne(
         { _id: tenantId, [`reservations.${key}.state`]: 'HELD', ...guards },
         change,
       );
       return result.matchedCount === 1;
-    },
-
-    async applyEvent(tenantId, view, write, now) {
-      const eventId = fieldKey(write.eventId);
-      const { inc, guards } = planIncrements(view.doc, write.deltas);
-      const filter: Document = { [`appliedEvents.${eventId}`]: { $exists: false }, ...guards };
-      const set: Document = { [`appliedEvents.${eventId}`]: now.toISOString(), updatedAt: now };
-      if (write.reservation) {
-        const key = fieldKey(write.reservation.idempotencyKey);
-        filter[`reservations.${key}.state`] = 'HELD';
-        set[`reservations.${key}`] = write.reservation;
-      }
-      const change: Document = { $set: set };
-      if (Object.keys(inc).length > 0) change['$inc'] = inc;
-      return update(tenantId, filter, change, now);
     },
 
     readForCleanup: (tenantId) => usage.findOne({ _id: tenantId }),
@@ -153,7 +128,10 @@ export function usageRepository(db: Db): UsageRepository {
       for (const id of prune.eventIds) unset[`appliedEvents.${fieldKey(id)}`] = '';
       for (const period of prune.periods) unset[`months.${fieldKey(period)}`] = '';
       if (Object.keys(unset).length === 0) return;
-      await usage.updateOne({ _id: tenantId }, { $unset: unset, $set: { updatedAt: now } });
+      await usage.updateOne(
+        { _id: tenantId },
+        { $unset: unset, $set: { updatedAt: now }, $inc: { version: 1 } },
+      );
     },
 
     async listTenantIds(after, limit) {

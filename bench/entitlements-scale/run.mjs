@@ -1,0 +1,281 @@
+#!/usr/bin/env node
+/**
+ * Entitlements at scale, on this machine, real FerretDB / NATS JetStream / Redis (@tap/testkit):
+ * entitlements and the gateway built in this process (bed.mjs), the load generator beside them.
+ *   - events: one busy tenant as fast as it can be published, then paced at 3,000 ev/s;
+ *     1,000 tenants with mixed kinds (last: FerretDB cannot keep up), as fast as possible, then
+ *     paced at 500 ev/s; publish →
+ *     written latency (the batch handler's write resolved, just before the acks);
+ *   - history independence: the busy-tenant rate for tenants whose stored state is that of 100,
+ *     100,000 and 1,000,000 prior events (loaded directly into the store);
+ *   - reads through the gateway at 64 connections (usage, can, upgrade context), beside a bare
+ *     Fastify hello-world measured in the same run.
+ *
+ *   npm run build && node bench/entitlements-scale/run.mjs
+ *
+ * BENCH_SECONDS (default 6): measured seconds per read case. Every loop is bounded by time and count.
+ */
+import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Fastify from 'fastify';
+import { startInfrastructure } from '@tap/testkit';
+import { latencySummary, until } from '../adoption/stats.mjs';
+import { measure, send, summarize } from '../identity/http-load.mjs';
+import { openBed } from './bed.mjs';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 6);
+const CONNECTIONS = 64;
+// One ENTERPRISE tenant per connection, OWNER user tokens: the gateway's tenant quotas meter
+// integrator (client-credentials) traffic only (docs/rate-limiting.md), so none binds here.
+const READ_TENANTS = CONNECTIONS;
+const BUSY_EVENTS = 15_000;
+const MIXED_TENANTS = 1_000;
+const MIXED_EVENTS = 1_500;
+const HISTORY_EVENTS = 9_000;
+const HISTORIES = [100, 100_000, 1_000_000];
+const WAIT_MS = 90_000;
+
+/** @type {Map<string, number>} event id → when its publish was sent */
+const sentAt = new Map();
+/** @type {number[]} */
+let latencies = [];
+let written = 0;
+let lastWrittenAt = 0;
+
+function event(tenantId, type, subject, data = {}) {
+  return { id: randomUUID(), type, tenantId, occurredAt: new Date().toISOString(), subject, data };
+}
+
+/** @type {{ type: string; share: number; subject: (i: number) => Record<string, string> }[]} */
+const MIXED_KINDS = [
+  { type: 'product.created', share: 40, subject: (i) => ({ productId: `p${i}` }) },
+  { type: 'product.viewed', share: 25, subject: (i) => ({ productId: `p${i}` }) },
+  { type: 'connection.accepted', share: 15, subject: (i) => ({ connectionId: `c${i}` }) },
+  { type: 'user.joined', share: 15, subject: (i) => ({ userId: `u${i}` }) },
+  { type: 'trace.recorded', share: 5, subject: (i) => ({ productId: `p${i % 50}` }) },
+];
+function mixedEvent(i) {
+  const tenantId = `00000000-0000-4000-8000-${String(i % MIXED_TENANTS).padStart(12, '0')}`;
+  let pick = (i * 7919) % 100;
+  for (const { type, share, subject } of MIXED_KINDS) {
+    if (pick < share) return event(tenantId, type, subject(i));
+    pick -= share;
+  }
+  return event(tenantId, 'product.created', { productId: `p${i}` });
+}
+
+/** Publishes `events` as fast as the stream acknowledges them, 256 in flight. */
+async function publishFast(bed, events) {
+  for (let i = 0; i < events.length; i += 256) {
+    await Promise.all(
+      events.slice(i, i + 256).map((e) => {
+        sentAt.set(e.id, performance.now());
+        return bed.publisher.publish(e);
+      }),
+    );
+  }
+}
+
+/** Publishes at `perSecond`, in 10 ms ticks, for the given events. */
+async function publishPaced(bed, events, perSecond) {
+  const perTick = Math.max(1, Math.round(perSecond / 100));
+  const started = performance.now();
+  const pending = [];
+  for (let i = 0, tick = 0; i < events.length; i += perTick, tick += 1) {
+    const due = started + tick * 10;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    for (const e of events.slice(i, i + perTick)) {
+      sentAt.set(e.id, performance.now());
+      pending.push(bed.publisher.publish(e));
+    }
+  }
+  await Promise.all(pending);
+}
+
+async function eventCase(label, bed, events, mode, perSecond = 0) {
+  latencies = [];
+  const before = written;
+  const t0 = performance.now();
+  if (mode === 'fast') await publishFast(bed, events);
+  else await publishPaced(bed, events, perSecond);
+  const done = await until(async () => written - before >= events.length, WAIT_MS, 20);
+  const seconds = (lastWrittenAt - t0) / 1_000;
+  const lat = latencySummary(latencies);
+  const row = {
+    case: label,
+    events: events.length,
+    done,
+    perSecond: Math.round(events.length / seconds),
+    p50: Math.round(lat.p50),
+    p99: Math.round(lat.p99),
+  };
+  console.log(JSON.stringify(row));
+  return row;
+}
+
+async function seedHistory(bed, tenantId, history) {
+  const ids = Array.from({ length: Math.min(history, 1_000) }, () => randomUUID());
+  await bed.db.collection('usage').insertOne({
+    _id: tenantId,
+    counters: {
+      MAX_ACTIVE_PRODUCTS: { used: history, held: 0 },
+      MAX_USERS: { used: Math.floor(history / 100), held: 0 },
+    },
+    months: {},
+    reservations: {},
+    lastSeq: 0,
+    version: Math.ceil(history / 500),
+    recentEventIds: ids,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
+}
+
+async function readCase(label, call) {
+  await measure(call, CONNECTIONS, 1); // warm-up
+  const s = summarize(await measure(call, CONNECTIONS, SECONDS));
+  const row = {
+    case: label,
+    perSecond: Math.round(s.perSecond),
+    p50: +s.p50.toFixed(1),
+    p99: +s.p99.toFixed(1),
+    statuses: s.statuses,
+  };
+  console.log(JSON.stringify(row));
+  return row;
+}
+
+async function main() {
+  const infra = await startInfrastructure({});
+  const bed = await openBed(infra, `bench_ent_${process.pid}`);
+  const consumer = await bed.entitlements.startConsumer(bed.nc, {
+    ackWaitMs: 30_000,
+    decorate: (handler) => async (groups) => {
+      const outcomes = await handler(groups);
+      const now = performance.now();
+      for (const group of groups) {
+        if (outcomes.get(group.tenantId)?.kind !== 'ok') continue;
+        for (const item of group.items) {
+          const t = sentAt.get(item.event.id);
+          if (t !== undefined) latencies.push(now - t);
+          sentAt.delete(item.event.id);
+        }
+        written += group.items.length;
+        lastWrittenAt = now;
+      }
+      return outcomes;
+    },
+  });
+  /** @type {{ events: any[]; history: any[]; reads: any[] }} */
+  const results = { events: [], history: [], reads: [] };
+  try {
+    const busy = randomUUID();
+    await bed.setTier(busy, 'ENTERPRISE');
+    const created = (tenantId, n) =>
+      Array.from({ length: n }, (_, i) => event(tenantId, 'product.created', { productId: `b${i}` }));
+    results.events.push(
+      await eventCase('one tenant, as fast as published', bed, created(busy, BUSY_EVENTS), 'fast'),
+    );
+    results.events.push(
+      await eventCase('one tenant, paced 3,000 ev/s', bed, created(busy, 12_000), 'paced', 3_000),
+    );
+    for (const history of HISTORIES) {
+      const tenantId = randomUUID();
+      await seedHistory(bed, tenantId, history);
+      results.history.push({
+        history,
+        ...(await eventCase(`history ${history}`, bed, created(tenantId, HISTORY_EVENTS), 'fast')),
+      });
+    }
+
+    const tenants = Array.from({ length: READ_TENANTS }, () => randomUUID());
+    for (const t of tenants) await bed.setTier(t, 'ENTERPRISE');
+    const tokens = await Promise.all(tenants.map((t) => bed.bearer(t)));
+    const auth = (w) => ({
+      authorization: tokens[(w * 7 + Math.floor(performance.now())) % tokens.length] ?? '',
+    });
+    const bare = Fastify();
+    bare.get('/hello', async () => ({ hello: 'world' }));
+    await bare.listen({ host: '127.0.0.1', port: 0 });
+    const barePort = /** @type {{ port: number }} */ (bare.server.address()).port;
+    const port = bed.gatewayPort;
+    results.reads.push(
+      await readCase(
+        'bare Fastify hello-world',
+        async () => (await send(barePort, { method: 'GET', path: '/hello' })).status,
+      ),
+    );
+    results.reads.push(
+      await readCase(
+        'GET /entitlements/usage',
+        async (w) =>
+          (await send(port, { method: 'GET', path: '/api/v1/entitlements/usage', headers: auth(w) })).status,
+      ),
+    );
+    results.reads.push(
+      await readCase(
+        'POST /entitlements/can',
+        async (w) =>
+          (
+            await send(port, {
+              method: 'POST',
+              path: '/api/v1/entitlements/can',
+              headers: { ...auth(w), 'content-type': 'application/json' },
+              body: JSON.stringify({ action: 'BULK_UPLOAD', resourceCount: 10 }),
+            })
+          ).status,
+      ),
+    );
+    results.reads.push(
+      await readCase(
+        'GET /entitlements/upgrade-context',
+        async (w) =>
+          (
+            await send(port, {
+              method: 'GET',
+              path: '/api/v1/entitlements/upgrade-context?capability=API_ACCESS',
+              headers: auth(w),
+            })
+          ).status,
+      ),
+    );
+    await bare.close();
+    // Last: on FerretDB it does not keep up (docs/entitlements-model.md), and its backlog must not
+    // slow the cases above.
+    const mixed = (n, offset) => Array.from({ length: n }, (_, i) => mixedEvent(i + offset));
+    results.events.push(
+      await eventCase('1,000 tenants mixed, as fast as published', bed, mixed(MIXED_EVENTS, 0), 'fast'),
+    );
+    results.events.push(
+      await eventCase('1,000 tenants mixed, paced 500 ev/s', bed, mixed(1_000, MIXED_EVENTS), 'paced', 500),
+    );
+  } finally {
+    await consumer.stop();
+    await bed.close();
+    await infra.stop?.();
+  }
+  console.log(
+    `\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  const [hMin, hMax] = [
+    Math.min(...results.history.map((h) => h.perSecond)),
+    Math.max(...results.history.map((h) => h.perSecond)),
+  ];
+  console.log(
+    `history spread: ${hMin}–${hMax} ev/s (${(((hMax - hMin) / hMax) * 100).toFixed(0)}% of the fastest; target ±20%)`,
+  );
+  const bare = results.reads[0]?.perSecond ?? 1;
+  for (const r of results.reads.slice(1))
+    console.log(
+      `${r.case}: ${r.perSecond} req/s = ${((r.perSecond / bare) * 100).toFixed(1)}% of bare Fastify, p99 ${r.p99} ms (targets ≥ 2,500 req/s, p99 ≤ 50 ms)`,
+    );
+  process.exit(0);
+}
+
+await main();

@@ -1,0 +1,22 @@
+import type { UsageRepository } from './usage-repository.js';
+
+/**
+ * The usage repository with a hook after every write that changed a tenant's document (reserve,
+ * settlement, expiry, prune), so read caches drop what is now older.
+ */
+export function notifyingUsage(usage: UsageRepository, changed: (tenantId: string) => void): UsageRepository {
+  const after = (tenantId: string, wrote: boolean): boolean => {
+    if (wrote) changed(tenantId);
+    return wrote;
+  };
+  return {
+    ...usage,
+    reserve: async (tenantId, plan, now) => after(tenantId, await usage.reserve(tenantId, plan, now)),
+    settleReservation: async (tenantId, view, transition, now) =>
+      after(tenantId, await usage.settleReservation(tenantId, view, transition, now)),
+    prune: async (tenantId, prune, now) => {
+      await usage.prune(tenantId, prune, now);
+      changed(tenantId);
+    },
+  };
+}
