@@ -32,6 +32,8 @@ import { startOutboxRelayJob, type OutboxRelayJob } from './outbox/outbox-relay-
 import { aggregatesRepository } from './store/aggregates-repository.js';
 import { driftRepository } from './store/drift-repository.js';
 import { ensureAdoptionIndexes } from './store/indexes.js';
+import { migrateFactArrays } from './store/migrate-fact-arrays.js';
+import { DEFAULT_RAW_EVENT_RETENTION_MS, rawEventsRepository } from './store/raw-events-repository.js';
 import { outboxRepository } from './store/outbox-repository.js';
 import { plansRepository } from './store/plans-repository.js';
 import { createTenantWriteLock } from './store/tenant-write-lock.js';
@@ -99,6 +101,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const aggregates = aggregatesRepository(deps.db, lock);
   const driftStore = driftRepository(deps.db, lock);
   const outboxStore = outboxRepository(deps.db, lock);
+  const rawEvents = rawEventsRepository(deps.db);
   const schedule = (tenantId: string, at: Date | null) => driftStore.schedule(tenantId, at);
   const watchLogger = deps.logger.child({ component: 'drift-watch' });
   // The hook where nudges, REO prompts and escalations to a human will be sent from; for now
@@ -158,8 +161,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     ],
     { tls: deps.tls, allowlist: RPC_ALLOWLIST },
   );
-  const runDriftWatch = () =>
-    runDriftPass({
+  const runDriftWatch = async () => {
+    const report = await runDriftPass({
       aggregates,
       drift: driftStore,
       now,
@@ -169,6 +172,13 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       onTenantError: (tenantId, error) =>
         watchLogger.warn({ err: error, tenantId }, 'drift watch failed for a tenant'),
     });
+    // Raw-event retention rides on the watch's schedule: FerretDB v1 keeps no TTL promise.
+    const cutoff = new Date(now().getTime() - DEFAULT_RAW_EVENT_RETENTION_MS);
+    await rawEvents
+      .pruneBefore(cutoff)
+      .catch((error: unknown) => watchLogger.warn({ err: error }, 'raw event pruning failed'));
+    return report;
+  };
   const relayLogger = deps.logger.child({ component: 'outbox-relay' });
   const runOutboxRelay = () =>
     runOutboxPass({
@@ -181,7 +191,13 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const logger = deps.logger.child({ component: 'milestone-detector' });
   return {
     grpc,
-    prepare: () => ensureAdoptionIndexes(deps.db),
+    async prepare() {
+      await ensureAdoptionIndexes(deps.db, DEFAULT_RAW_EVENT_RETENTION_MS);
+      const migration = await migrateFactArrays(deps.db, now());
+      if (migration.migrated + migration.skipped > 0) {
+        deps.logger.info({ ...migration }, 'aggregates migrated from fact arrays to summaries');
+      }
+    },
     async startConsumer(nc, options = {}) {
       const { streamName, subjectPrefix, consumerName, duplicateWindowMs } = deps.config.events;
       const jsm = await jetstreamManager(nc);
@@ -192,6 +208,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         subjectPrefix,
         handler: productEventHandler({
           aggregates,
+          rawEvents,
           logger,
           now,
           rescanMs: drift.rescanMs,

@@ -6,6 +6,7 @@ import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { productEventHandler } from '../src/events/product-event-handler.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
+import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { productEvent, publishCopy, supplierJourney } from './support/events.js';
@@ -60,6 +61,7 @@ describe('the milestone detector under redelivery, duplicates and restarts', () 
     const drift = driftRepository(bed.db, lock);
     const handler = productEventHandler({
       aggregates: aggregatesRepository(bed.db, lock),
+      rawEvents: rawEventsRepository(bed.db),
       logger: silent,
       now: bed.clock.now,
       rescanMs: 900_000,

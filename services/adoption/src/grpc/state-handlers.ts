@@ -34,7 +34,7 @@ async function complete(
       deps.newId,
     );
     if (!outcome.ok) throw outcome.error;
-    if (outcome.value.outcome === 'ALREADY_DONE') return stateToWire(state, aggregate.facts.length);
+    if (outcome.value.outcome === 'ALREADY_DONE') return stateToWire(state, aggregate.appliedEvents);
     const { completion } = outcome.value;
     const now = deps.now();
     const write = recomputeOnWrite({
@@ -61,7 +61,7 @@ async function complete(
             'milestone.completed left in the outbox for the relay',
           ),
         );
-      return stateToWire(write.result.state, aggregate.facts.length);
+      return stateToWire(write.result.state, aggregate.appliedEvents);
     }
     await deps.outbox
       .abandon(tenantId, completion)
@@ -82,7 +82,7 @@ export function stateHandlers(
     GetState: unaryHandler('AdoptionService/GetState', deps.logger, async (_request, ctx) => {
       const caller = await callerOf(ctx.metadata, deps.verifier);
       const { aggregate, result } = await readTenant(deps, caller, { upgradeContexts: true });
-      return stateToWire(result.state, aggregate.facts.length);
+      return stateToWire(result.state, aggregate.appliedEvents);
     }),
     CompleteMilestone: unaryHandler('AdoptionService/CompleteMilestone', deps.logger, async (request, ctx) =>
       complete(deps, await callerOf(ctx.metadata, deps.verifier), request),
