@@ -37,3 +37,24 @@ export const DEFAULT_FETCH_EXPIRES_MS = 1_000;
 /** Delays before the pull loop is restarted after the library ended it (consumer deleted, reconnect). */
 export const PULL_RESTART_INITIAL_MS = 250;
 export const PULL_RESTART_MAX_MS = 10_000;
+
+/** Messages per batch of a batch consumer: enough that one busy tenant's write covers hundreds of events. */
+export const DEFAULT_BATCH_SIZE = 500;
+
+/**
+ * How long a batch consumer waits, after a batch's first message arrived, for the batch to fill.
+ * The latency price of batching (publish → applied), bounded well under the 500 ms target.
+ */
+export const DEFAULT_FLUSH_WINDOW_MS = 150;
+
+/** Payloads above this are dead-lettered as OVERSIZED by a batch consumer (events are small records). */
+export const DEFAULT_MAX_EVENT_BYTES = 64 * 1024;
+
+/**
+ * A batch consumer's ack wait. Shorter than the per-message consumer's: a new owner waits up to
+ * this long for a dead owner's unacked messages before it pulls (the orphan gate).
+ */
+export const DEFAULT_BATCH_ACK_WAIT_MS = 15_000;
+
+/** A suggested consumer-lease TTL: how long a dead owner blocks a take-over, at most. */
+export const DEFAULT_LEASE_TTL_MS = 10_000;

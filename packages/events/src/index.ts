@@ -8,6 +8,11 @@ export {
   DEFAULT_PULL_BATCH,
   DEFAULT_RETRY_INITIAL_MS,
   DEFAULT_RETRY_MAX_MS,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_FLUSH_WINDOW_MS,
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_BATCH_ACK_WAIT_MS,
+  DEFAULT_LEASE_TTL_MS,
 } from './defaults.js';
 export { eventErrors, PermanentEventError, isPermanentEventError } from './errors.js';
 export { ensureEventStream } from './stream/ensure-event-stream.js';
@@ -17,6 +22,21 @@ export type { DeadLetterStreamOptions } from './stream/ensure-dead-letter-stream
 export { createEventPublisher } from './publisher.js';
 export type { EventPublisher, EventPublisherOptions, PublishResult } from './publisher.js';
 export { startDurableConsumer } from './consumer/start-durable-consumer.js';
+export { startBatchConsumer } from './consumer/batch/start-batch-consumer.js';
+export type {
+  BatchConsumer,
+  BatchConsumerOptions,
+  BatchConsumerStats,
+  BatchHandler,
+  BatchItem,
+  BatchReport,
+  RejectedItem,
+  TenantGroup,
+  TenantOutcome,
+} from './consumer/batch/types.js';
+export { createRedisLease } from './lease/redis-lease.js';
+export type { LeaseRedis, RedisLeaseOptions } from './lease/redis-lease.js';
+export type { ConsumerLease, LeaseClaim } from './lease/consumer-lease.js';
 export { DEAD_LETTER_HEADERS } from './consumer/dead-letter.js';
 export { redeliveryDelayMs } from './consumer/backoff.js';
 export type {

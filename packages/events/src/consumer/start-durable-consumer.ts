@@ -7,7 +7,8 @@ import {
   DEFAULT_RETRY_INITIAL_MS,
   DEFAULT_RETRY_MAX_MS,
 } from '../defaults.js';
-import { eventErrors, isPermanentEventError } from '../errors.js';
+import { isPermanentEventError } from '../errors.js';
+import { checkFilterSubjects } from './check-filters.js';
 import { ensureDurableConsumer } from './ensure-durable-consumer.js';
 import { createMessageProcessor, type Counters } from './process-message.js';
 import { runPullLoop } from './pull-loop.js';
@@ -26,13 +27,7 @@ export async function startDurableConsumer(
   options: DurableConsumerOptions,
 ): Promise<DurableConsumer> {
   const filterSubjects = options.filterSubjects ?? [];
-  const outside = filterSubjects.filter((s) => !s.startsWith(`${options.subjectPrefix}.`));
-  if (outside.length > 0) {
-    throw eventErrors.create('EVENT_CONSUMER_MISCONFIGURED', {
-      message: `filter subjects must start with ${options.subjectPrefix}.`,
-      details: { durable: options.durableName, filterSubjects: outside },
-    });
-  }
+  checkFilterSubjects(options.durableName, options.subjectPrefix, filterSubjects);
   const maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
   const open = async (): Promise<Consumer> => {
     await ensureDurableConsumer(jsm, {

@@ -19,10 +19,15 @@ export interface DeliveryContext {
 export type EventHandler = (event: ProductEvent, delivery: DeliveryContext) => Promise<void>;
 
 /** Why a message was not an event this consumer can hand to its handler. */
-export type InvalidMessageReason = 'MALFORMED_JSON' | 'INVALID_EVENT' | 'SUBJECT_MISMATCH';
+export type InvalidMessageReason = 'MALFORMED_JSON' | 'INVALID_EVENT' | 'SUBJECT_MISMATCH' | 'OVERSIZED';
 
 /** Why a message was dead-lettered. */
-export type DeadLetterReason = InvalidMessageReason | 'PERMANENT_FAILURE' | 'RETRIES_EXHAUSTED';
+export type DeadLetterReason =
+  | InvalidMessageReason
+  | 'PERMANENT_FAILURE'
+  | 'RETRIES_EXHAUSTED'
+  /** The batch handler refused the event for good (its reason is in the detail header). */
+  | 'REJECTED';
 
 /** A message that was recorded and acked instead of handled. */
 export interface InvalidMessageReport {
@@ -34,7 +39,7 @@ export interface InvalidMessageReport {
 }
 
 /** Where in the life of a message (or of the pull loop) an error happened. */
-export type ConsumerErrorStage = 'handler' | 'ack' | 'dead-letter' | 'pull';
+export type ConsumerErrorStage = 'handler' | 'ack' | 'dead-letter' | 'pull' | 'lease';
 
 /** Context of an error passed to `onError`. */
 export interface ConsumerErrorReport {
