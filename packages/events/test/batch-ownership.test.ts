@@ -235,5 +235,6 @@ describe('one owner of a batch consumer', () => {
       .flatMap((g) => g.items)
       .filter((item) => item.deliveryCount > 1);
     expect(handedTwice.map((item) => item.seq)).toEqual(before);
+    expect(successor.stats().redelivered).toBe(10);
   });
 });

@@ -10,6 +10,7 @@ import type { BatchConsumerOptions, BatchItem, BatchReport, TenantGroup, TenantO
 export interface BatchCounters {
   batches: number;
   delivered: number;
+  redelivered: number;
   applied: number;
   invalid: number;
   deadLettered: number;
@@ -49,6 +50,7 @@ export async function handleBatch(
   const { counters } = settings;
   counters.batches += 1;
   counters.delivered += msgs.length;
+  counters.redelivered += msgs.filter((msg) => msg.redelivered).length;
   const groups = await groupValid(settings, msgs);
   let pending = groups;
   let attempts = 0;

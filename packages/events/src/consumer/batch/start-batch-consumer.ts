@@ -54,6 +54,7 @@ export async function startBatchConsumer(
   const counters: BatchCounters = {
     batches: 0,
     delivered: 0,
+    redelivered: 0,
     applied: 0,
     invalid: 0,
     deadLettered: 0,

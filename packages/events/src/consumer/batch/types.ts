@@ -55,6 +55,8 @@ export interface BatchReport {
 export interface BatchConsumerStats {
   readonly batches: number;
   readonly delivered: number;
+  /** Deliveries the server marked as redelivered (a crash, a hand-back, an ack wait run out). */
+  readonly redelivered: number;
   readonly applied: number;
   readonly invalid: number;
   readonly deadLettered: number;
