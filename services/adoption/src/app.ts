@@ -4,8 +4,11 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts, type EntitlementsServiceClient, type ProductEvent } from '@tap/contracts';
 import {
   ensureEventStream,
-  startDurableConsumer,
-  type DurableConsumer,
+  startBatchConsumer,
+  ensureDeadLetterStream,
+  deadLetterSubject,
+  type BatchConsumer,
+  type ConsumerLease,
   type RetryBackoff,
 } from '@tap/events';
 import { createGrpcServer, unaryCall, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
@@ -24,7 +27,7 @@ import {
 import type { PathProfile, SignalTransition, UpgradeContext } from './domain/index.js';
 import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
 import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
-import { productEventHandler } from './events/product-event-handler.js';
+import { productBatchHandler } from './events/batch-handler.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
 import { completionOutbox } from './outbox/completion-outbox.js';
 import { runOutboxPass, type OutboxPassReport } from './outbox/outbox-relay.js';
@@ -64,15 +67,25 @@ export interface AdoptionDeps {
   readonly newId?: () => string;
 }
 
+/** The stream that keeps dead letters (`deadletter.>`), shared by the services' consumers. */
+export const DEAD_LETTER_STREAM = 'DEADLETTER';
+
+/** How the milestone detector consumes (see docs/adoption-model.md, "Batched ingestion"). */
+export interface ConsumerOptions {
+  readonly retryBackoff?: Partial<RetryBackoff>;
+  /** The single-owner lease; without it run one replica (main.ts passes a Redis lease). */
+  readonly lease?: ConsumerLease;
+  readonly batchSize?: number;
+  readonly flushWindowMs?: number;
+  readonly ackWaitMs?: number;
+}
+
 export interface AdoptionApp {
   readonly grpc: GrpcServer;
   /** Creates the indexes the store relies on (idempotent). */
   prepare(): Promise<void>;
   /** Ensures the event stream and starts the durable milestone detector on `nc`. */
-  startConsumer(
-    nc: NatsConnection,
-    options?: { retryBackoff?: Partial<RetryBackoff> },
-  ): Promise<DurableConsumer>;
+  startConsumer(nc: NatsConnection, options?: ConsumerOptions): Promise<BatchConsumer>;
   /** Starts the scheduled drift watch (see docs/adoption-model.md, "Drift watch job"). */
   startDriftWatch(): DriftWatchJob;
   /** Runs one drift-watch pass now. */
@@ -202,11 +215,13 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       const { streamName, subjectPrefix, consumerName, duplicateWindowMs } = deps.config.events;
       const jsm = await jetstreamManager(nc);
       await ensureEventStream(jsm, { streamName, subjectPrefix, duplicateWindowMs });
-      return startDurableConsumer(jetstream(nc), jsm, {
+      // What can never be applied is kept for inspection, not only logged.
+      await ensureDeadLetterStream(jsm, { streamName: DEAD_LETTER_STREAM });
+      return startBatchConsumer(jetstream(nc), jsm, {
         streamName,
         durableName: consumerName,
         subjectPrefix,
-        handler: productEventHandler({
+        handleBatch: productBatchHandler({
           aggregates,
           rawEvents,
           logger,
@@ -215,12 +230,15 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
           schedule,
           onTransitions,
         }),
+        deadLetter: { subject: deadLetterSubject(consumerName) },
         ...(options.retryBackoff ? { retryBackoff: options.retryBackoff } : {}),
-        onInvalid: (report) => logger.warn({ ...report }, 'invalid event recorded and acknowledged'),
+        ...(options.lease ? { lease: options.lease } : {}),
+        ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+        ...(options.flushWindowMs ? { flushWindowMs: options.flushWindowMs } : {}),
+        ...(options.ackWaitMs ? { ackWaitMs: options.ackWaitMs } : {}),
+        onInvalid: (report) => logger.warn({ ...report }, 'invalid event dead-lettered and acknowledged'),
         onError: (error, report) =>
-          report.willRetry
-            ? logger.warn({ err: error, ...report }, 'event not applied yet; will retry')
-            : logger.error({ err: error, ...report }, 'event given up on and acknowledged'),
+          logger.warn({ err: error, ...report }, 'event batch not applied yet; will retry'),
       });
     },
     startDriftWatch: () =>

@@ -1,7 +1,12 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
 import { contracts, type ProductEvent } from '@tap/contracts';
-import { createEventPublisher, type DurableConsumer } from '@tap/events';
+import {
+  createEventPublisher,
+  createRedisLease,
+  DEFAULT_LEASE_TTL_MS,
+  type BatchConsumer,
+} from '@tap/events';
 import { createClient, DependencyUnavailableError, setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
 import {
   createMongoDependency,
@@ -58,7 +63,7 @@ const publish = async (event: ProductEvent) => {
 };
 
 const app = buildApp({ config, db: mongo.db, verifier, revocations, tls, entitlements, publish, logger });
-let consumer: DurableConsumer | undefined;
+let consumer: BatchConsumer | undefined;
 let driftWatch: ReturnType<typeof app.startDriftWatch> | undefined;
 let outboxRelay: ReturnType<typeof app.startOutboxRelay> | undefined;
 
@@ -75,13 +80,22 @@ await runGrpcService({
     await app.prepare();
     if (!consumer) {
       const nc = await nats.connected();
-      const started = await app.startConsumer(nc);
+      // One active owner across replicas: two pulling one durable could reorder a tenant's events.
+      const lease = createRedisLease({
+        redis,
+        key: `lease:adoption:${config.events.consumerName}`,
+        ttlMs: DEFAULT_LEASE_TTL_MS,
+      });
+      const started = await app.startConsumer(nc, { lease });
       consumer = started;
       // Counters and lag (JetStream's num_pending, asked at scrape) on /metrics.
       const jsm = await jetstreamManager(nc);
       const { streamName, consumerName } = config.events;
       watchConsumer(consumerName, {
-        stats: () => started.stats(),
+        stats: () => {
+          const stats = started.stats();
+          return { ...stats, failed: stats.retried };
+        },
         pending: async () => (await jsm.consumers.info(streamName, consumerName)).num_pending,
       });
     }

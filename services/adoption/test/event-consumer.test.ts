@@ -19,8 +19,10 @@ const NOW = new Date('2025-03-09T12:00:00.000Z');
 const silent = createLogger({ service: 'adoption-test', level: 'silent' });
 
 /** The state without what names the tenant, for comparing two tenants' journeys. */
+// The version counts writes: the batched consumer (the clean run) writes a tenant once per
+// batch, the per-message handler (the chaotic run) once per event.
 function comparable(state: AdoptionState__Output) {
-  const { companyId: _companyId, lastRecomputedAt: _at, ...rest } = state;
+  const { companyId: _companyId, lastRecomputedAt: _at, version: _version, ...rest } = state;
   return rest;
 }
 
@@ -138,7 +140,7 @@ describe('the milestone detector under redelivery, duplicates and restarts', () 
       async () => (await stateOf(tenantId)).appliedEventCount === 1,
     );
     await consumerSettled(bed.jsm, bed.events.streamName, bed.events.consumerName);
-    expect(consumer.stats()).toMatchObject({ invalid: 2, failed: 0 });
+    expect(consumer.stats()).toMatchObject({ invalid: 2, retried: 0 });
   });
 
   it('does not count its own milestone.completed event a second time', async () => {

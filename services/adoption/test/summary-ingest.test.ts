@@ -101,23 +101,33 @@ describe('the bounded aggregate on the real Mongo-wire server', () => {
       applied: 2,
       duplicates: 1,
       ignored: 0,
+      rejected: [],
     });
     // The process died after the write and before the acks: the whole group comes again.
     expect(await ingestProductEvents(deps, tenantId, first)).toEqual({
       applied: 0,
       duplicates: 3,
       ignored: 0,
+      rejected: [],
     });
     // A producer retry outside the stream's duplicate window: new sequence, same event id.
     expect(await ingestProductEvents(deps, tenantId, [{ event: b, seq: 12 }])).toMatchObject({ applied: 0 });
     expect(await ingestProductEvents(deps, tenantId, [{ event: c, seq: 13 }])).toMatchObject({ applied: 1 });
+    // Handed back by a stopped consumer and delivered again after later ones: applied, not skipped.
+    const late = event(tenantId, 'product.created', 45, { productId: 'p-3' });
+    expect(await ingestProductEvents(deps, tenantId, [{ event: late, seq: 9 }])).toMatchObject({
+      applied: 1,
+    });
+    expect(await ingestProductEvents(deps, tenantId, [{ event: late, seq: 9 }])).toMatchObject({
+      applied: 0,
+    });
     const stored = await deps.aggregates.load(tenantId);
     expect({ version: stored.version, applied: stored.appliedEvents, lastSeq: stored.lastSeq }).toEqual({
-      version: 2,
-      applied: 3,
+      version: 3,
+      applied: 4,
       lastSeq: 13,
     });
-    expect(await bed.db.collection(RAW_EVENTS_COLLECTION).countDocuments({ tenantId })).toBe(3);
+    expect(await bed.db.collection(RAW_EVENTS_COLLECTION).countDocuments({ tenantId })).toBe(4);
   });
 
   it('migrates an aggregate holding its facts in one array to a summary that reads the same', async () => {

@@ -1,5 +1,6 @@
 import {
   foldFacts,
+  isEventKind,
   summaryFacts,
   summaryHolds,
   toFact,
@@ -44,6 +45,8 @@ export interface IngestAggregates {
 /** The append-only raw event log (store/raw-events-repository.ts); appending twice is harmless. */
 export interface RawEventLog {
   append(tenantId: string, facts: readonly EventFact[], receivedAt: Date): Promise<void>;
+  /** Which of these event ids the log holds. */
+  existing(tenantId: string, ids: readonly string[]): Promise<ReadonlySet<string>>;
 }
 
 export interface IngestDeps {
@@ -62,30 +65,56 @@ export interface IngestOutcome {
   readonly duplicates: number;
   /** Kinds no rule reads or timestamps that are not one: acknowledged, never applied. */
   readonly ignored: number;
+  /** Why each ignored item can never be applied, by stream sequence (for the dead letter). */
+  readonly rejected: readonly { readonly seq: number; readonly reason: string }[];
 }
 
-function alreadyApplied(aggregate: TenantAggregate, item: IngestItem, fact: EventFact): boolean {
-  if (item.seq !== null && item.seq <= aggregate.lastSeq) return true;
+function rejection(event: EventEnvelope): string {
+  return isEventKind(event.type)
+    ? `occurredAt ${JSON.stringify(event.occurredAt).slice(0, 60)} is not a timestamp with a zone`
+    : `no adoption rule reads kind ${JSON.stringify(event.type).slice(0, 60)}`;
+}
+
+function knownApplied(aggregate: TenantAggregate, fact: EventFact): boolean {
   if (aggregate.recentEventIds.includes(fact.id) || summaryHolds(aggregate.summary, fact.id)) return true;
   // Adoption's own milestone.completed: the completion was stored by the API call that emitted it.
   return fact.type === 'milestone.completed' && aggregate.manualCompletions.some((c) => c.id === fact.id);
 }
 
-function fresh(aggregate: TenantAggregate, items: readonly { item: IngestItem; fact: EventFact }[]) {
+/**
+ * The items not applied yet. A known id is skipped outright. A sequence at or below `lastSeq`
+ * with an id the aggregate no longer remembers is either an old redelivery or an event the
+ * consumer handed back and got again after later ones (a stop, a take-over): the raw log, which
+ * is written only after the aggregate write, tells them apart. Applying late is safe because
+ * the summary fold does not depend on order.
+ */
+async function fresh(
+  rawEvents: RawEventLog,
+  aggregate: TenantAggregate,
+  items: readonly { item: IngestItem; fact: EventFact }[],
+): Promise<{ item: IngestItem; fact: EventFact }[]> {
   const seen = new Set<string>();
-  return items.filter(({ item, fact }) => {
-    if (seen.has(fact.id) || alreadyApplied(aggregate, item, fact)) return false;
+  const unknown = items.filter(({ fact }) => {
+    if (seen.has(fact.id) || knownApplied(aggregate, fact)) return false;
     seen.add(fact.id);
     return true;
   });
+  const behind = unknown.filter(({ item }) => item.seq !== null && item.seq <= aggregate.lastSeq);
+  if (behind.length === 0) return unknown;
+  const logged = await rawEvents.existing(
+    aggregate.tenantId,
+    behind.map(({ fact }) => fact.id),
+  );
+  return unknown.filter(({ fact }) => !logged.has(fact.id));
 }
 
 /**
  * Applies one tenant's events, in stream order, with ONE conditional write: the group is
  * folded into the summary in memory, recomputed once, and stored at the version it was read
  * at together with the highest stream sequence, so a redelivery of any of them (seq <= lastSeq,
- * or a recent id) is acknowledged without a second effect. The raw events go to their own log
- * first; a crash between that and the aggregate write only means they are appended again.
+ * a recent id, or an id in the raw log) is acknowledged without a second effect. The raw
+ * events go to their own log after the write; a crash between the two leaves them out of the
+ * log, and only a redelivery of one of them later than 1,000 newer events could then apply twice.
  */
 export async function ingestProductEvents(
   deps: IngestDeps,
@@ -97,15 +126,17 @@ export async function ingestProductEvents(
     return fact === null ? [] : [{ item, fact }];
   });
   const ignored = items.length - decoded.length;
-  if (decoded.length === 0) return { applied: 0, duplicates: 0, ignored };
+  const rejected = items
+    .filter((item) => item.seq !== null && toFact(item.event) === null)
+    .map((item) => ({ seq: item.seq ?? 0, reason: rejection(item.event) }));
+  if (decoded.length === 0) return { applied: 0, duplicates: 0, ignored, rejected };
   for (let attempt = 1; attempt <= MAX_INGEST_ATTEMPTS; attempt += 1) {
     const aggregate = await deps.aggregates.load(tenantId);
-    const toApply = fresh(aggregate, decoded);
+    const toApply = await fresh(deps.rawEvents, aggregate, decoded);
     const duplicates = decoded.length - toApply.length;
-    if (toApply.length === 0) return { applied: 0, duplicates, ignored };
+    if (toApply.length === 0) return { applied: 0, duplicates, ignored, rejected };
     const now = deps.now();
     const facts = toApply.map((d) => d.fact);
-    await deps.rawEvents.append(tenantId, facts, now);
     const summary = foldFacts(aggregate.summary, facts, now);
     const seqs = toApply.map((d) => d.item.seq ?? 0);
     const change = {
@@ -125,8 +156,10 @@ export async function ingestProductEvents(
     // Before the write: an early check finds nothing to do, a missing one would leave risks unwatched.
     if (reschedule) await deps.schedule(tenantId, reschedule);
     if (await deps.aggregates.applyFacts(tenantId, change, aggregate.version, derived, now)) {
+      // After the write, so a logged event is an applied one (see `fresh`).
+      await deps.rawEvents.append(tenantId, facts, now);
       if (transitions.length > 0) deps.onTransitions(tenantId, transitions);
-      return { applied: facts.length, duplicates, ignored };
+      return { applied: facts.length, duplicates, ignored, rejected };
     }
   }
   // Another writer kept winning: a redelivery (with the consumer's backoff) tries again later.

@@ -46,6 +46,17 @@ export interface AggregatesRepository {
     derived: DerivedRecord,
     now: Date,
   ): Promise<boolean>;
+  /**
+   * Stores a manual completion whatever the version, unless the milestone already has one:
+   * for a caller that sent no `expectedVersion`, so the event consumer's writes can never make
+   * it fail. It leaves the recompute's derived fields to the next write or drift pass (the
+   * consumer's next write recomputes with the completion in). Puts it in the outbox in the same update.
+   */
+  recordCompletionOnce(
+    tenantId: string,
+    completion: ManualCompletion,
+    now: Date,
+  ): Promise<'recorded' | 'already-done'>;
   /** Remembers the tier entitlements named for the tenant (no version change: nothing happened). */
   saveTier(tenantId: string, tier: TierSnapshot, now: Date): Promise<void>;
 }
@@ -128,6 +139,29 @@ export function aggregatesRepository(db: Db, lock: TenantWriteLock): AggregatesR
         derived,
         now,
       ),
+    recordCompletionOnce: (tenantId, completion, now) =>
+      lock.run(tenantId, async () => {
+        try {
+          const result = await aggregates.updateOne(
+            { _id: tenantId, 'manualCompletions.key': { $ne: completion.key } },
+            {
+              $push: {
+                manualCompletions: completion,
+                outbox: completion.id,
+              } as PushOperator<AggregateDocument>,
+              $inc: { version: 1 },
+              $set: { updatedAt: now },
+              $setOnInsert: insertDefaults(now, ['manualCompletions', 'outbox', 'version', 'updatedAt']),
+            },
+            { upsert: true },
+          );
+          return result.matchedCount + result.upsertedCount === 1 ? 'recorded' : 'already-done';
+        } catch (error) {
+          // The upsert found the document, with this milestone already completed.
+          if (isDuplicateKey(error)) return 'already-done';
+          throw error;
+        }
+      }),
     saveTier: (tenantId, tier, now) =>
       lock.run(tenantId, async () => {
         try {

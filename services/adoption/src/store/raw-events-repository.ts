@@ -62,5 +62,12 @@ export function rawEventsRepository(db: Db): RawEventLog & {
       return result.deletedCount;
     },
     countFor: (tenantId) => events.countDocuments({ tenantId }),
+    async existing(tenantId, ids) {
+      if (ids.length === 0) return new Set();
+      const found = await events
+        .find({ _id: { $in: [...ids] }, tenantId }, { projection: { _id: 1 } })
+        .toArray();
+      return new Set(found.map((doc) => doc._id));
+    },
   };
 }

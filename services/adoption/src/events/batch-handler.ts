@@ -1,0 +1,43 @@
+import type { BatchHandler, TenantOutcome } from '@tap/events';
+import { ingestProductEvents, type IngestDeps } from '../operations/ingest-product-events.js';
+
+/** Tenants written at once: FerretDB and MongoDB take concurrent single-document updates well. */
+export const TENANT_WRITE_CONCURRENCY = 8;
+
+export interface BatchHandlerLogger {
+  warn(object: object, message: string): void;
+}
+
+/**
+ * The milestone detector on the batched consumer: each tenant's group (stream order) is one
+ * ingest (one conditional write carrying lastSeq); what can never be applied is answered as
+ * rejected, so the consumer dead-letters it with the reason and the tenant's other events go on.
+ * A failing write answers retry: the consumer offers the group again before its next batch, so
+ * no later event of the tenant overtakes it.
+ */
+export function productBatchHandler(deps: IngestDeps & { logger: BatchHandlerLogger }): BatchHandler {
+  return async (groups) => {
+    const outcomes = new Map<string, TenantOutcome>();
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < groups.length) {
+        const group = groups[next];
+        next += 1;
+        if (group === undefined) return;
+        const items = group.items.map((item) => ({ event: item.event, seq: item.seq }));
+        try {
+          const outcome = await ingestProductEvents(deps, group.tenantId, items);
+          outcomes.set(group.tenantId, { kind: 'ok', rejected: outcome.rejected });
+        } catch (error) {
+          deps.logger.warn(
+            { err: error, tenantId: group.tenantId },
+            'tenant group not applied yet; will retry',
+          );
+          outcomes.set(group.tenantId, { kind: 'retry', reason: (error as Error).message, error });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(TENANT_WRITE_CONCURRENCY, groups.length) }, worker));
+    return outcomes;
+  };
+}
