@@ -217,7 +217,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       await ensureEventStream(jsm, { streamName, subjectPrefix, duplicateWindowMs });
       // What can never be applied is kept for inspection, not only logged.
       await ensureDeadLetterStream(jsm, { streamName: DEAD_LETTER_STREAM });
-      return startBatchConsumer(jetstream(nc), jsm, {
+      let stopping = false;
+      const consumer = await startBatchConsumer(jetstream(nc), jsm, {
         streamName,
         durableName: consumerName,
         subjectPrefix,
@@ -229,6 +230,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
           rescanMs: drift.rescanMs,
           schedule,
           onTransitions,
+          stopping: () => stopping,
         }),
         deadLetter: { subject: deadLetterSubject(consumerName) },
         ...(options.retryBackoff ? { retryBackoff: options.retryBackoff } : {}),
@@ -240,6 +242,15 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         onError: (error, report) =>
           logger.warn({ err: error, ...report }, 'event batch not applied yet; will retry'),
       });
+      return {
+        durableName: consumer.durableName,
+        owning: () => consumer.owning(),
+        stats: () => consumer.stats(),
+        stop: async () => {
+          stopping = true;
+          await consumer.stop();
+        },
+      };
     },
     startDriftWatch: () =>
       startDriftWatchJob({ intervalMs: drift.intervalMs, run: runDriftWatch, logger: watchLogger }),

@@ -1,8 +1,11 @@
 import type { BatchHandler, TenantOutcome } from '@tap/events';
 import { ingestProductEvents, type IngestDeps } from '../operations/ingest-product-events.js';
 
-/** Tenants written at once: FerretDB and MongoDB take concurrent single-document updates well. */
-export const TENANT_WRITE_CONCURRENCY = 8;
+/**
+ * Tenants written at once. FerretDB serialises writes in SQLite, so more only queues them ahead
+ * of the API's reads (a rolling restart saw GetState pass its 2 s deadline at 8).
+ */
+export const TENANT_WRITE_CONCURRENCY = 2;
 
 export interface BatchHandlerLogger {
   warn(object: object, message: string): void;
@@ -15,7 +18,13 @@ export interface BatchHandlerLogger {
  * A failing write answers retry: the consumer offers the group again before its next batch, so
  * no later event of the tenant overtakes it.
  */
-export function productBatchHandler(deps: IngestDeps & { logger: BatchHandlerLogger }): BatchHandler {
+export function productBatchHandler(
+  deps: IngestDeps & {
+    logger: BatchHandlerLogger;
+    /** True once the process is stopping: groups not started yet are handed back, not written. */
+    stopping?: () => boolean;
+  },
+): BatchHandler {
   return async (groups) => {
     const outcomes = new Map<string, TenantOutcome>();
     let next = 0;
@@ -24,6 +33,12 @@ export function productBatchHandler(deps: IngestDeps & { logger: BatchHandlerLog
         const group = groups[next];
         next += 1;
         if (group === undefined) return;
+        // A stop must not wait for hundreds of tenant writes: what is not begun goes back to the
+        // stream (the consumer naks a retry group when stopping) and the next owner applies it.
+        if (deps.stopping?.()) {
+          outcomes.set(group.tenantId, { kind: 'retry', reason: 'stopping' });
+          continue;
+        }
         const items = group.items.map((item) => ({ event: item.event, seq: item.seq }));
         try {
           const outcome = await ingestProductEvents(deps, group.tenantId, items);
