@@ -2,7 +2,7 @@
  * The direction of imports, enforced by ESLint's core `no-restricted-imports` (issue #12).
  *
  * services/<svc>/src/
- *   domain/       pure: only domain/, @tap/errors, @tap/contracts (node: modules as types only)
+ *   domain/       pure: only domain/, @tap/errors, @tap/contracts, uuid (node: modules as types only)
  *   operations/   one use case per file; declares the ports it needs; never store/ or a transport
  *   grpc/ events/ jobs/   thin adapters over operations; never store/ or a database driver
  *   store/        implements the operations' ports; never grpc/, events/, jobs/ or the gRPC kit
@@ -53,8 +53,9 @@ const SERVICE_LAYERS = {
       message: 'domain/ does no I/O: node: modules only as `import type` (issue #12).',
     },
     {
-      regex: '^(?!node:|\\.|@tap/errors$|@tap/contracts$)',
-      message: 'domain/ is pure: it imports only domain/, @tap/errors and @tap/contracts (issue #12).',
+      // uuid: name-based (v5) ids are a pure computation (adoption's risk-signal ids).
+      regex: '^(?!node:|\\.|@tap/errors$|@tap/contracts$|uuid$)',
+      message: 'domain/ is pure: it imports only domain/, @tap/errors, @tap/contracts and uuid (issue #12).',
     },
   ],
   operations: (depth) => [

@@ -11,6 +11,7 @@ const fixed = (/** @type {number} */ n, digits = 1) => (Number.isFinite(n) ? n.t
  *   backlog: { tenants: number; eventsPerTenant: number };
  *   throughput: Record<'adoption' | 'jetstreamNoop' | 'mongoPushOnly', { events: number; seconds: number; perSecond: number }>;
  *   latency: Record<'adoption' | 'jetstreamNoop', { samples: number; p50: number; p99: number }>;
+ *   history?: Array<{ prior: number; events: number; seconds: number; perSecond: number }>;
  * }} r
  */
 export function printReport(r) {
@@ -42,6 +43,15 @@ export function printReport(r) {
     line(
       `${String(name).padEnd(36)}${String(row.samples).padStart(7)}${fixed(row.p50, 2).padStart(10)}${fixed(row.p99, 2).padStart(10)}` +
         `${fixed(ours.p50 / row.p50, 2).padStart(12)}${fixed(ours.p99 / row.p99, 2).padStart(12)}`,
+    );
+  }
+  const history = r.history ?? [];
+  const first = history[0];
+  if (first === undefined) return;
+  line('\none busy tenant (events/s)          prior    events   seconds   events/s   ÷ smallest history');
+  for (const row of history) {
+    line(
+      `${'adoption consumer (ours)'.padEnd(36)}${String(row.prior).padStart(6)}${String(row.events).padStart(10)}${fixed(row.seconds, 2).padStart(10)}${fixed(row.perSecond).padStart(11)}${fixed(row.perSecond / first.perSecond, 2).padStart(21)}`,
     );
   }
 }

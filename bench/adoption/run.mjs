@@ -29,6 +29,7 @@ import {
   jetstreamThroughput,
   mongoThroughput,
 } from './measure.mjs';
+import { busyTenantThroughput } from './history.mjs';
 import { printReport } from './print.mjs';
 
 const TENANTS = Number(process.env['BENCH_TENANTS'] ?? 6);
@@ -36,6 +37,10 @@ const PER_TENANT = Number(process.env['BENCH_EVENTS_PER_TENANT'] ?? 60);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const THROUGHPUT_BUDGET_MS = 10_000;
 const MAX_LATENCY_SAMPLES = 500;
+/** History independence: one busy tenant's new events over these amounts of prior history. */
+const PRIOR_HISTORIES = (process.env['BENCH_PRIOR_EVENTS'] ?? '100,100000').split(',').map((n) => Number(n));
+const BUSY_EVENTS = Number(process.env['BENCH_BUSY_EVENTS'] ?? 3_000);
+const BUSY_BUDGET_MS = 60_000;
 
 async function main() {
   const infra = await startInfrastructure();
@@ -57,6 +62,11 @@ async function main() {
     const bounds = { seconds: SECONDS, maxSamples: MAX_LATENCY_SAMPLES };
     const latency = await adoptionLatency(bed, watched, bounds);
     const baseLatency = await jetstreamLatency(bed, watched, bounds);
+    /** @type {Array<{ prior: number; events: number; seconds: number; perSecond: number }>} */
+    const history = [];
+    for (const prior of PRIOR_HISTORIES) {
+      history.push(await busyTenantThroughput(bed, prior, BUSY_EVENTS, BUSY_BUDGET_MS));
+    }
     const report = {
       machine: `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}`,
       // Other work on the machine moves every number; the 1-minute load average says how much.
@@ -66,6 +76,7 @@ async function main() {
       backlog: { tenants: TENANTS, eventsPerTenant: PER_TENANT },
       throughput: { adoption: ours, jetstreamNoop: jetstream, mongoPushOnly: mongo },
       latency: { adoption: latency, jetstreamNoop: baseLatency },
+      history,
     };
     printReport(report);
     const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results');

@@ -2,7 +2,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
 import { contracts, type ProductEvent } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
-import { createEventPublisher } from '@tap/events';
+import { createEventPublisher, createRedisLease, DEFAULT_LEASE_TTL_MS } from '@tap/events';
 import { createClient } from '@tap/grpc-kit';
 import { runConsumingService } from '@tap/runtime';
 import { buildApp } from './app.js';
@@ -15,7 +15,7 @@ const config = loadConfigOrExit('adoption', () => loadConfig(process.env));
 await runConsumingService({
   name: 'adoption',
   config,
-  build: ({ db, nats, verifier, revocations, tls, logger, closeOnShutdown }) => {
+  build: ({ db, nats, verifier, revocations, tls, logger, redis, closeOnShutdown }) => {
     const entitlements = createClient(
       contracts().entitlements.EntitlementsService,
       config.entitlementsAddress,
@@ -29,7 +29,29 @@ await runConsumingService({
         event,
       );
     };
-    return buildApp({ config, db, verifier, revocations, tls, entitlements, publish, logger });
+    const app = buildApp({ config, db, verifier, revocations, tls, entitlements, publish, logger });
+    // One active owner across replicas: two pulling one durable could reorder a tenant's events.
+    const lease = createRedisLease({
+      redis,
+      key: `lease:adoption:${config.events.consumerName}`,
+      ttlMs: DEFAULT_LEASE_TTL_MS,
+    });
+    return {
+      grpc: app.grpc,
+      prepare: () => app.prepare(),
+      startDriftWatch: () => app.startDriftWatch(),
+      startOutboxRelay: () => app.startOutboxRelay(),
+      async startConsumer(nc) {
+        const consumer = await app.startConsumer(nc, { lease });
+        return {
+          stats: () => {
+            const stats = consumer.stats();
+            return { ...stats, failed: stats.retried };
+          },
+          stop: () => consumer.stop(),
+        };
+      },
+    };
   },
   // A pass in flight finishes its tenant writes (and the relay its publish) before NATS and Mongo close.
   background: (app) => [

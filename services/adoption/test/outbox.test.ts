@@ -8,6 +8,7 @@ import { DEFAULT_OUTBOX_GRACE_MS } from '../src/config.js';
 import { productEventHandler } from '../src/events/product-event-handler.js';
 import { REFUSED_EVENT_RETRY_MS } from '../src/outbox/outbox-relay.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
+import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
 import { OUTBOX_DUE_COLLECTION, outboxRepository } from '../src/store/outbox-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
@@ -80,6 +81,7 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
     const drift = driftRepository(bed.db, l);
     await productEventHandler({
       aggregates: aggregatesRepository(bed.db, l),
+      rawEvents: rawEventsRepository(bed.db),
       logger: silent,
       now: bed.clock.now,
       rescanMs: 900_000,

@@ -105,3 +105,5 @@ export type { CreatePlanContext } from './plans/create-plan.js';
 export { renewPlan } from './plans/renew-plan.js';
 export type { PlanRenewal, RenewPlanContext } from './plans/renew-plan.js';
 export { evaluatePlan } from './plans/objectives.js';
+export { EMPTY_SUMMARY, foldFacts, summaryFacts, summaryHolds } from './summary/tenant-summary.js';
+export type { KindCounter, SummarySlot, TenantSummary } from './summary/tenant-summary.js';

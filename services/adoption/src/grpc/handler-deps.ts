@@ -4,7 +4,7 @@ import { authenticate } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
 import type { SignalTransition } from '../domain/index.js';
 import type { CompletionOutbox } from '../outbox/completion-outbox.js';
-import type { PlansRepository } from '../store/plans-repository.js';
+import type { PlansRepository } from '../operations/ports.js';
 import type { Caller, TenantReadDeps } from '../tenant-state.js';
 
 /** Compare-and-set rounds a write RPC makes before it answers VERSION_CONFLICT. */

@@ -72,7 +72,7 @@ async function renew(deps: AdoptionHandlerDeps, caller: Caller, request: RenewSu
   }
   // A renewal changes nothing the state is computed from, so the version stays; the state is
   // recomputed as of now, as the spec asks.
-  return stateToWire(state, aggregate.facts.length);
+  return stateToWire(state, aggregate.appliedEvents);
 }
 
 /** GetSuccessPlan, CreateSuccessPlan and RenewSuccessPlan. */

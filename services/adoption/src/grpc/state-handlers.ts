@@ -1,6 +1,6 @@
 import type { AdoptionServiceHandlers, CompleteMilestoneRequest__Output } from '@tap/contracts';
 import { unaryHandler } from '@tap/grpc-kit';
-import { adoptionErrors, completeMilestone } from '../domain/index.js';
+import { adoptionErrors, completeMilestone, type ManualCompletion } from '../domain/index.js';
 import { recomputeOnWrite } from '../recompute-on-write.js';
 import { callerTier, readTenant, recomputeForRead, type Caller } from '../tenant-state.js';
 import { callerOf, MAX_RPC_WRITE_ATTEMPTS, type AdoptionHandlerDeps } from './handler-deps.js';
@@ -34,8 +34,9 @@ async function complete(
       deps.newId,
     );
     if (!outcome.ok) throw outcome.error;
-    if (outcome.value.outcome === 'ALREADY_DONE') return stateToWire(state, aggregate.facts.length);
+    if (outcome.value.outcome === 'ALREADY_DONE') return stateToWire(state, aggregate.appliedEvents);
     const { completion } = outcome.value;
+    if (expectedVersion === undefined) return completeUnpinned(deps, caller, tier, completion);
     const now = deps.now();
     const write = recomputeOnWrite({
       aggregate,
@@ -61,7 +62,7 @@ async function complete(
             'milestone.completed left in the outbox for the relay',
           ),
         );
-      return stateToWire(write.result.state, aggregate.facts.length);
+      return stateToWire(write.result.state, aggregate.appliedEvents);
     }
     await deps.outbox
       .abandon(tenantId, completion)
@@ -74,6 +75,39 @@ async function complete(
   });
 }
 
+/**
+ * A completion without `expectedVersion`: the caller asked for no concurrency check, so it is
+ * written without the version guard (only "not completed yet"), and events flowing for the
+ * tenant can never turn it into a 409. The answer is the state read after the write.
+ */
+async function completeUnpinned(
+  deps: AdoptionHandlerDeps,
+  caller: Caller,
+  tier: Awaited<ReturnType<typeof callerTier>>,
+  completion: ManualCompletion,
+) {
+  const tenantId = caller.claims.tenantId;
+  const now = deps.now();
+  await deps.outbox.expect(tenantId, completion, now);
+  const recorded = await deps.aggregates.recordCompletionOnce(tenantId, completion, now);
+  if (recorded === 'recorded') {
+    await deps.outbox
+      .publish(tenantId, completion)
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          { err: error, eventId: completion.id },
+          'milestone.completed left in the outbox for the relay',
+        ),
+      );
+  } else {
+    await deps.outbox
+      .abandon(tenantId, completion)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'outbox reminder of a lost write kept'));
+  }
+  const aggregate = await deps.aggregates.load(tenantId);
+  return stateToWire(recomputeForRead(aggregate, tier, deps.now()).state, aggregate.appliedEvents);
+}
+
 /** GetState and CompleteMilestone. */
 export function stateHandlers(
   deps: AdoptionHandlerDeps,
@@ -82,7 +116,7 @@ export function stateHandlers(
     GetState: unaryHandler('AdoptionService/GetState', deps.logger, async (_request, ctx) => {
       const caller = await callerOf(ctx.metadata, deps.verifier);
       const { aggregate, result } = await readTenant(deps, caller, { upgradeContexts: true });
-      return stateToWire(result.state, aggregate.facts.length);
+      return stateToWire(result.state, aggregate.appliedEvents);
     }),
     CompleteMilestone: unaryHandler('AdoptionService/CompleteMilestone', deps.logger, async (request, ctx) =>
       complete(deps, await callerOf(ctx.metadata, deps.verifier), request),

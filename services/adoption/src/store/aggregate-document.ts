@@ -1,24 +1,20 @@
-import type { EventFact, HealthBand, ManualCompletion, PathProfile, RiskSignal } from '../domain/index.js';
+import {
+  EMPTY_SUMMARY,
+  foldFacts,
+  summaryFacts,
+  type EventFact,
+  type HealthBand,
+  type ManualCompletion,
+  type RiskSignal,
+  type TenantSummary,
+} from '../domain/index.js';
+
+import type { DerivedRecord, TenantAggregate, TierSnapshot } from '../operations/ports.js';
+
+export type { DerivedRecord, TenantAggregate, TierSnapshot } from '../operations/ports.js';
 
 /** The collection every adoption aggregate lives in, one document per tenant (`_id` = tenant id). */
 export const AGGREGATES_COLLECTION = 'aggregates';
-
-/**
- * A tenant's facts may not grow past this. At roughly 250 bytes a fact the document stays
- * near 5 MB, well inside the 16 MB document limit of MongoDB and FerretDB, and a recompute
- * stays in the low milliseconds. See docs/adoption-model.md, "Storage layout".
- */
-export const MAX_FACTS_PER_TENANT = 20_000;
-
-/**
- * The tier last seen through an authenticated call. The event consumer and the drift watch
- * have no caller token to ask entitlements with, so they recompute with this snapshot.
- */
-export interface TierSnapshot {
-  readonly tierCode: string;
-  readonly pathProfile: PathProfile;
-  readonly capabilities: readonly string[];
-}
 
 /**
  * One document holds everything a tenant's adoption is computed from and everything derived
@@ -31,7 +27,14 @@ export interface TierSnapshot {
  */
 export interface AggregateDocument {
   _id: string;
-  facts: EventFact[];
+  /** What the rules read of the history (domain/summary); raw events live in `events`. */
+  summary: TenantSummary;
+  /** The latest applied event ids, newest last (operations/ingest-product-events.ts says how many). */
+  recentEventIds: string[];
+  /** Highest stream sequence applied (0: none, or applied through the per-message path). */
+  lastSeq: number;
+  /** Before the summary: every fact, embedded. Only start-up migration reads it, then removes it. */
+  facts?: EventFact[];
   manualCompletions: ManualCompletion[];
   version: number;
   /** Band of the last recompute-on-write, for the health model's hysteresis. */
@@ -51,32 +54,12 @@ export interface AggregateDocument {
   updatedAt: Date;
 }
 
-/** What a read of the aggregate gives the rest of the service. */
-export interface TenantAggregate {
-  readonly tenantId: string;
-  readonly facts: readonly EventFact[];
-  readonly manualCompletions: readonly ManualCompletion[];
-  readonly version: number;
-  readonly lastBand: HealthBand | null;
-  readonly tier: TierSnapshot | null;
-  readonly signals: readonly RiskSignal[];
-  readonly driftRevision: number;
-  readonly scheduledCheck: Date | null;
-  /** Ids of manual completions whose event is still to be published (the outbox). */
-  readonly unpublished: readonly string[];
-}
-
-/** What a recompute-on-write stores next to the change it made. */
-export interface DerivedRecord {
-  readonly lastBand: HealthBand;
-  readonly signals: readonly RiskSignal[];
-  readonly scheduledCheck: Date | null;
-}
-
 /** Fields of a document created on first contact (before any fact). */
-export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id'> {
+export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id' | 'facts'> {
   return {
-    facts: [],
+    summary: EMPTY_SUMMARY,
+    recentEventIds: [],
+    lastSeq: 0,
     manualCompletions: [],
     version: 0,
     lastBand: null,
@@ -91,9 +74,16 @@ export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id'> {
 
 /** The stored document as the read model the service works with. */
 export function toAggregate(doc: AggregateDocument): TenantAggregate {
+  // A document not migrated yet (written by an older replica during a rolling update) is
+  // summarised on the fly, so it reads the same before and after its migration.
+  const summary = doc.summary ?? foldFacts(EMPTY_SUMMARY, doc.facts ?? [], doc.updatedAt ?? new Date(0));
   return {
     tenantId: doc._id,
-    facts: doc.facts ?? [],
+    summary,
+    facts: summaryFacts(summary),
+    appliedEvents: summary.applied,
+    recentEventIds: doc.recentEventIds ?? [],
+    lastSeq: doc.lastSeq ?? 0,
     manualCompletions: doc.manualCompletions ?? [],
     version: doc.version ?? 0,
     lastBand: doc.lastBand ?? null,

@@ -1,5 +1,5 @@
 import type { Collection, Db, PushOperator } from 'mongodb';
-import type { EventFact, ManualCompletion } from '../domain/index.js';
+import type { ManualCompletion, TenantSummary } from '../domain/index.js';
 import {
   AGGREGATES_COLLECTION,
   derivedFields,
@@ -13,16 +13,24 @@ import {
 import type { TenantWriteLock } from './tenant-write-lock.js';
 import { counterIs, insertDefaults, isDuplicateKey } from './write-helpers.js';
 
+/** What applying a tenant's events changes: the folded summary and the duplicate guards. */
+export interface FactsChange {
+  readonly summary: TenantSummary;
+  readonly recentEventIds: readonly string[];
+  readonly lastSeq: number;
+}
+
 export interface AggregatesRepository {
   /** The tenant's aggregate; an empty one (version 0) when nothing was written yet. */
   load(tenantId: string): Promise<TenantAggregate>;
   /**
-   * Appends a fact and its recompute if the aggregate is still at `expectedVersion` and does
-   * not hold the fact yet; false when another write got there first (read again and retry).
+   * Stores the summary with any number of events folded in, and its recompute, if the aggregate
+   * is still at `expectedVersion`; false when another write got there first (read again, fold
+   * again, retry). One single-document update, whatever the number of events.
    */
-  appendFact(
+  applyFacts(
     tenantId: string,
-    fact: EventFact,
+    change: FactsChange,
     expectedVersion: number,
     derived: DerivedRecord,
     now: Date,
@@ -38,6 +46,17 @@ export interface AggregatesRepository {
     derived: DerivedRecord,
     now: Date,
   ): Promise<boolean>;
+  /**
+   * Stores a manual completion whatever the version, unless the milestone already has one:
+   * for a caller that sent no `expectedVersion`, so the event consumer's writes can never make
+   * it fail. It leaves the recompute's derived fields to the next write or drift pass (the
+   * consumer's next write recomputes with the completion in). Puts it in the outbox in the same update.
+   */
+  recordCompletionOnce(
+    tenantId: string,
+    completion: ManualCompletion,
+    now: Date,
+  ): Promise<'recorded' | 'already-done'>;
   /** Remembers the tier entitlements named for the tenant (no version change: nothing happened). */
   saveTier(tenantId: string, tier: TierSnapshot, now: Date): Promise<void>;
 }
@@ -51,25 +70,27 @@ export function aggregatesRepository(db: Db, lock: TenantWriteLock): AggregatesR
 
   // One conditional update: the version guard makes read-recompute-write a compare-and-set, and
   // version 0 may also create the document (an upsert that loses to a creator raises 11000).
-  const appendAtVersion = async (
+  const writeAtVersion = async (
     tenantId: string,
     expectedVersion: number,
-    push: { facts: EventFact } | { manualCompletions: ManualCompletion; outbox: string },
-    extraFilter: Record<string, unknown>,
+    change: { $set: Partial<AggregateDocument>; $push?: PushOperator<AggregateDocument> },
     derived: DerivedRecord,
     now: Date,
   ): Promise<boolean> => {
-    const pushed = Object.keys(push) as (keyof AggregateDocument)[];
+    const touched = [
+      ...(Object.keys(change.$set) as (keyof AggregateDocument)[]),
+      ...(Object.keys(change.$push ?? {}) as (keyof AggregateDocument)[]),
+    ];
     return lock.run(tenantId, async () => {
       try {
         const result = await aggregates.updateOne(
-          { _id: tenantId, version: counterIs(expectedVersion), ...extraFilter },
+          { _id: tenantId, version: counterIs(expectedVersion) },
           {
-            $push: push as PushOperator<AggregateDocument>,
+            ...(change.$push ? { $push: change.$push } : {}),
             $inc: { version: 1, driftRevision: 1 },
-            $set: { ...derivedFields(derived), updatedAt: now },
+            $set: { ...change.$set, ...derivedFields(derived), updatedAt: now },
             $setOnInsert: insertDefaults(now, [
-              ...pushed,
+              ...touched,
               'version',
               'driftRevision',
               'lastBand',
@@ -93,26 +114,54 @@ export function aggregatesRepository(db: Db, lock: TenantWriteLock): AggregatesR
       const doc = await aggregates.findOne({ _id: tenantId });
       return toAggregate(doc ?? { _id: tenantId, ...emptyAggregate(new Date(0)) });
     },
-    appendFact: (tenantId, fact, expectedVersion, derived, now) =>
-      // The fact-id guard is redundant with the version guard; it stays as a last line of defence
-      // against ever storing one event twice.
-      appendAtVersion(
+    applyFacts: (tenantId, change, expectedVersion, derived, now) =>
+      writeAtVersion(
         tenantId,
         expectedVersion,
-        { facts: fact },
-        { 'facts.id': { $ne: fact.id } },
+        {
+          $set: {
+            summary: change.summary,
+            recentEventIds: [...change.recentEventIds],
+            lastSeq: change.lastSeq,
+          },
+        },
         derived,
         now,
       ),
     recordCompletion: (tenantId, completion, expectedVersion, derived, now) =>
-      appendAtVersion(
+      writeAtVersion(
         tenantId,
         expectedVersion,
-        { manualCompletions: completion, outbox: completion.id },
-        {},
+        {
+          $set: {},
+          $push: { manualCompletions: completion, outbox: completion.id } as PushOperator<AggregateDocument>,
+        },
         derived,
         now,
       ),
+    recordCompletionOnce: (tenantId, completion, now) =>
+      lock.run(tenantId, async () => {
+        try {
+          const result = await aggregates.updateOne(
+            { _id: tenantId, 'manualCompletions.key': { $ne: completion.key } },
+            {
+              $push: {
+                manualCompletions: completion,
+                outbox: completion.id,
+              } as PushOperator<AggregateDocument>,
+              $inc: { version: 1 },
+              $set: { updatedAt: now },
+              $setOnInsert: insertDefaults(now, ['manualCompletions', 'outbox', 'version', 'updatedAt']),
+            },
+            { upsert: true },
+          );
+          return result.matchedCount + result.upsertedCount === 1 ? 'recorded' : 'already-done';
+        } catch (error) {
+          // The upsert found the document, with this milestone already completed.
+          if (isDuplicateKey(error)) return 'already-done';
+          throw error;
+        }
+      }),
     saveTier: (tenantId, tier, now) =>
       lock.run(tenantId, async () => {
         try {

@@ -1,6 +1,9 @@
 import type { Collection, Db } from 'mongodb';
 import type { SuccessPlan } from '../domain/index.js';
+import type { PlansRepository } from '../operations/ports.js';
 import { isDuplicateKey } from './write-helpers.js';
+
+export type { PlansRepository } from '../operations/ports.js';
 
 /** The collection of success plans, one document per plan generation of a tenant. */
 export const PLANS_COLLECTION = 'success_plans';
@@ -19,23 +22,6 @@ interface PlanDocument {
   tenantId: string;
   generation: number;
   plan: SuccessPlan;
-}
-
-export interface PlansRepository {
-  /** The tenant's plans, oldest first, statuses as the chain says; the last one is ACTIVE. */
-  chain(tenantId: string): Promise<readonly SuccessPlan[]>;
-  /** Stores the first plan; 'conflict' when the tenant already has one (then one is ACTIVE). */
-  create(tenantId: string, plan: SuccessPlan): Promise<'created' | 'conflict'>;
-  /**
-   * Stores `successor` as the generation after `predecessorGeneration`; 'conflict' when that
-   * generation exists, i.e. the predecessor was renewed already (a concurrent renewal won).
-   */
-  renew(
-    tenantId: string,
-    predecessorGeneration: number,
-    renewed: SuccessPlan,
-    successor: SuccessPlan,
-  ): Promise<'renewed' | 'conflict'>;
 }
 
 const planId = (tenantId: string, generation: number): string => `${tenantId}:${generation}`;

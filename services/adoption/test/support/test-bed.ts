@@ -8,7 +8,7 @@ import {
   type EntitlementsServiceClient,
   type ProductEvent,
 } from '@tap/contracts';
-import { createEventPublisher, type DurableConsumer, type EventPublisher } from '@tap/events';
+import { createEventPublisher, type BatchConsumer, type EventPublisher } from '@tap/events';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { infraUrls, testClock, testIdentity, testNamespace, type TestClock } from '@tap/testkit';
@@ -36,7 +36,7 @@ export interface TestBed {
   /** Another adoption replica on the same database and stream (its own gRPC server unused). */
   replica(): AdoptionApp;
   /** Starts a durable consumer of `app` (default: the bed's) and stops it on close. */
-  startConsumer(app?: AdoptionApp): Promise<DurableConsumer>;
+  startConsumer(app?: AdoptionApp): Promise<BatchConsumer>;
   setTier(tenantId: string, tierCode: string): Promise<void>;
   /** Call settings for a user of `tenantId` with `role` (a real signed token). */
   as(tenantId: string, role?: string): Promise<{ authorization: string }>;
@@ -115,7 +115,7 @@ export async function openTestBed(
     `127.0.0.1:${await app.grpc.listen('127.0.0.1', 0)}`,
     tlsFromPem(await testIdentity('gateway')),
   );
-  const consumers: DurableConsumer[] = [];
+  const consumers: BatchConsumer[] = [];
   return {
     app,
     client,

@@ -45,14 +45,28 @@ export function startPublishing(
   };
 }
 
-/** The ids of the facts adoption stored for the tenants of `events` (one per applied event). */
+/**
+ * The ids of `events` adoption applied, one entry per application: the ids its tenants'
+ * summaries keep, and an extra entry for every application the summary counted beyond them
+ * (a doubled event shows up twice). Each published event has its own tenant, so its summary
+ * keeps it.
+ */
 export async function adoptionFacts(stack: ProcessStack, events: readonly ProductEvent[]): Promise<string[]> {
   const docs = await stack.mongo
     .db(stack.databases.adoption)
-    .collection<{ _id: string; facts?: Array<{ id: string }> }>('aggregates')
-    .find({ _id: { $in: events.map((event) => event.tenantId) } }, { projection: { facts: 1 } })
+    .collection<{
+      _id: string;
+      summary?: { applied?: number; slots?: Array<{ facts?: Array<{ id: string }> }> };
+    }>('aggregates')
+    .find({ _id: { $in: events.map((event) => event.tenantId) } }, { projection: { summary: 1 } })
     .toArray();
-  return docs.flatMap((doc) => (doc.facts ?? []).map((fact) => fact.id));
+  return docs.flatMap((doc) => {
+    const ids = [
+      ...new Set((doc.summary?.slots ?? []).flatMap((slot) => (slot.facts ?? []).map((f) => f.id))),
+    ];
+    const extra = Math.max(0, (doc.summary?.applied ?? 0) - ids.length);
+    return [...ids, ...Array.from({ length: extra }, () => ids[0] ?? doc._id)];
+  });
 }
 
 /** Entitlements' MAX_ACTIVE_PRODUCTS count of each tenant of `events` that has one. */

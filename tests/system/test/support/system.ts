@@ -3,7 +3,7 @@ import { connect } from '@nats-io/transport-node';
 import { buildApp as buildAdoption, type AdoptionApp, type DriftWatchJob } from '@tap/adoption';
 import { contracts, type ProductEvent } from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
-import { createEventPublisher, type DurableConsumer } from '@tap/events';
+import { createEventPublisher, type BatchConsumer } from '@tap/events';
 import {
   buildApp as buildGateway,
   createServiceClients,
@@ -189,7 +189,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     ...(options.now ? { now: options.now } : {}),
   });
   await adoption.prepare();
-  const consumer: DurableConsumer = await adoption.startConsumer(nc);
+  const consumer: BatchConsumer = await adoption.startConsumer(nc);
   const driftWatch: DriftWatchJob | undefined =
     options.driftWatchIntervalMs === undefined ? undefined : adoption.startDriftWatch();
   const adoptionAddress = `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`;

@@ -1,0 +1,58 @@
+import type { BatchHandler, TenantOutcome } from '@tap/events';
+import { ingestProductEvents, type IngestDeps } from '../operations/ingest-product-events.js';
+
+/**
+ * Tenants written at once. FerretDB serialises writes in SQLite, so more only queues them ahead
+ * of the API's reads (a rolling restart saw GetState pass its 2 s deadline at 8).
+ */
+export const TENANT_WRITE_CONCURRENCY = 2;
+
+export interface BatchHandlerLogger {
+  warn(object: object, message: string): void;
+}
+
+/**
+ * The milestone detector on the batched consumer: each tenant's group (stream order) is one
+ * ingest (one conditional write carrying lastSeq); what can never be applied is answered as
+ * rejected, so the consumer dead-letters it with the reason and the tenant's other events go on.
+ * A failing write answers retry: the consumer offers the group again before its next batch, so
+ * no later event of the tenant overtakes it.
+ */
+export function productBatchHandler(
+  deps: IngestDeps & {
+    logger: BatchHandlerLogger;
+    /** True once the process is stopping: groups not started yet are handed back, not written. */
+    stopping?: () => boolean;
+  },
+): BatchHandler {
+  return async (groups) => {
+    const outcomes = new Map<string, TenantOutcome>();
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < groups.length) {
+        const group = groups[next];
+        next += 1;
+        if (group === undefined) return;
+        // A stop must not wait for hundreds of tenant writes: what is not begun goes back to the
+        // stream (the consumer naks a retry group when stopping) and the next owner applies it.
+        if (deps.stopping?.()) {
+          outcomes.set(group.tenantId, { kind: 'retry', reason: 'stopping' });
+          continue;
+        }
+        const items = group.items.map((item) => ({ event: item.event, seq: item.seq }));
+        try {
+          const outcome = await ingestProductEvents(deps, group.tenantId, items);
+          outcomes.set(group.tenantId, { kind: 'ok', rejected: outcome.rejected });
+        } catch (error) {
+          deps.logger.warn(
+            { err: error, tenantId: group.tenantId },
+            'tenant group not applied yet; will retry',
+          );
+          outcomes.set(group.tenantId, { kind: 'retry', reason: (error as Error).message, error });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(TENANT_WRITE_CONCURRENCY, groups.length) }, worker));
+    return outcomes;
+  };
+}

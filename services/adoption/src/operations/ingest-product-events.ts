@@ -1,0 +1,167 @@
+import {
+  foldFacts,
+  isEventKind,
+  summaryFacts,
+  summaryHolds,
+  toFact,
+  type EventEnvelope,
+  type EventFact,
+  type SignalTransition,
+  type TenantSummary,
+} from '../domain/index.js';
+import { recomputeOnWrite } from '../recompute-on-write.js';
+import type { DerivedRecord, TenantAggregate } from './ports.js';
+import { UNSEEN_TIER } from '../tier.js';
+
+/**
+ * How many of the latest applied event ids the aggregate remembers, so a redelivery is
+ * recognised even when the summary no longer keeps its fact. JetStream redelivers within the
+ * ack wait and drops producer duplicates within its 2-minute window, so the latest thousand
+ * cover what the per-message path sees; the batched path also skips by stream sequence.
+ */
+export const RECENT_IDS_KEPT = 1_000;
+
+/** Compare-and-set rounds before the group is handed back for a retry. */
+export const MAX_INGEST_ATTEMPTS = 20;
+
+/** One event of a tenant's group, with its stream sequence when the consumer knows it. */
+export interface IngestItem {
+  readonly event: EventEnvelope;
+  readonly seq: number | null;
+}
+
+/** The aggregate port this use case needs (store/aggregates-repository.ts implements it). */
+export interface IngestAggregates {
+  load(tenantId: string): Promise<TenantAggregate>;
+  applyFacts(
+    tenantId: string,
+    change: { summary: TenantSummary; recentEventIds: readonly string[]; lastSeq: number },
+    expectedVersion: number,
+    derived: DerivedRecord,
+    now: Date,
+  ): Promise<boolean>;
+}
+
+/** The append-only raw event log (store/raw-events-repository.ts); appending twice is harmless. */
+export interface RawEventLog {
+  append(tenantId: string, facts: readonly EventFact[], receivedAt: Date): Promise<void>;
+  /** Which of these event ids the log holds. */
+  existing(tenantId: string, ids: readonly string[]): Promise<ReadonlySet<string>>;
+}
+
+export interface IngestDeps {
+  readonly aggregates: IngestAggregates;
+  readonly rawEvents: RawEventLog;
+  readonly now: () => Date;
+  readonly rescanMs: number;
+  readonly schedule: (tenantId: string, at: Date | null) => Promise<void>;
+  readonly onTransitions: (tenantId: string, transitions: readonly SignalTransition[]) => void;
+}
+
+/** What became of a tenant's group. */
+export interface IngestOutcome {
+  readonly applied: number;
+  /** Redeliveries and duplicates: already in the aggregate, acknowledged without effect. */
+  readonly duplicates: number;
+  /** Kinds no rule reads or timestamps that are not one: acknowledged, never applied. */
+  readonly ignored: number;
+  /** Why each ignored item can never be applied, by stream sequence (for the dead letter). */
+  readonly rejected: readonly { readonly seq: number; readonly reason: string }[];
+}
+
+function rejection(event: EventEnvelope): string {
+  return isEventKind(event.type)
+    ? `occurredAt ${JSON.stringify(event.occurredAt).slice(0, 60)} is not a timestamp with a zone`
+    : `no adoption rule reads kind ${JSON.stringify(event.type).slice(0, 60)}`;
+}
+
+function knownApplied(aggregate: TenantAggregate, fact: EventFact): boolean {
+  if (aggregate.recentEventIds.includes(fact.id) || summaryHolds(aggregate.summary, fact.id)) return true;
+  // Adoption's own milestone.completed: the completion was stored by the API call that emitted it.
+  return fact.type === 'milestone.completed' && aggregate.manualCompletions.some((c) => c.id === fact.id);
+}
+
+/**
+ * The items not applied yet. A known id is skipped outright. A sequence at or below `lastSeq`
+ * with an id the aggregate no longer remembers is either an old redelivery or an event the
+ * consumer handed back and got again after later ones (a stop, a take-over): the raw log, which
+ * is written only after the aggregate write, tells them apart. Applying late is safe because
+ * the summary fold does not depend on order.
+ */
+async function fresh(
+  rawEvents: RawEventLog,
+  aggregate: TenantAggregate,
+  items: readonly { item: IngestItem; fact: EventFact }[],
+): Promise<{ item: IngestItem; fact: EventFact }[]> {
+  const seen = new Set<string>();
+  const unknown = items.filter(({ fact }) => {
+    if (seen.has(fact.id) || knownApplied(aggregate, fact)) return false;
+    seen.add(fact.id);
+    return true;
+  });
+  const behind = unknown.filter(({ item }) => item.seq !== null && item.seq <= aggregate.lastSeq);
+  if (behind.length === 0) return unknown;
+  const logged = await rawEvents.existing(
+    aggregate.tenantId,
+    behind.map(({ fact }) => fact.id),
+  );
+  return unknown.filter(({ fact }) => !logged.has(fact.id));
+}
+
+/**
+ * Applies one tenant's events, in stream order, with ONE conditional write: the group is
+ * folded into the summary in memory, recomputed once, and stored at the version it was read
+ * at together with the highest stream sequence, so a redelivery of any of them (seq <= lastSeq,
+ * a recent id, or an id in the raw log) is acknowledged without a second effect. The raw
+ * events go to their own log after the write; a crash between the two leaves them out of the
+ * log, and only a redelivery of one of them later than 1,000 newer events could then apply twice.
+ */
+export async function ingestProductEvents(
+  deps: IngestDeps,
+  tenantId: string,
+  items: readonly IngestItem[],
+): Promise<IngestOutcome> {
+  const decoded = items.flatMap((item) => {
+    const fact = toFact(item.event);
+    return fact === null ? [] : [{ item, fact }];
+  });
+  const ignored = items.length - decoded.length;
+  const rejected = items
+    .filter((item) => item.seq !== null && toFact(item.event) === null)
+    .map((item) => ({ seq: item.seq ?? 0, reason: rejection(item.event) }));
+  if (decoded.length === 0) return { applied: 0, duplicates: 0, ignored, rejected };
+  for (let attempt = 1; attempt <= MAX_INGEST_ATTEMPTS; attempt += 1) {
+    const aggregate = await deps.aggregates.load(tenantId);
+    const toApply = await fresh(deps.rawEvents, aggregate, decoded);
+    const duplicates = decoded.length - toApply.length;
+    if (toApply.length === 0) return { applied: 0, duplicates, ignored, rejected };
+    const now = deps.now();
+    const facts = toApply.map((d) => d.fact);
+    const summary = foldFacts(aggregate.summary, facts, now);
+    const seqs = toApply.map((d) => d.item.seq ?? 0);
+    const change = {
+      summary,
+      recentEventIds: [...aggregate.recentEventIds, ...facts.map((f) => f.id)].slice(-RECENT_IDS_KEPT),
+      lastSeq: Math.max(aggregate.lastSeq, ...seqs),
+    };
+    const { derived, transitions, reschedule } = recomputeOnWrite({
+      aggregate,
+      facts: summaryFacts(summary),
+      manualCompletions: aggregate.manualCompletions,
+      tier: aggregate.tier ?? UNSEEN_TIER,
+      version: aggregate.version + 1,
+      now,
+      rescanMs: deps.rescanMs,
+    });
+    // Before the write: an early check finds nothing to do, a missing one would leave risks unwatched.
+    if (reschedule) await deps.schedule(tenantId, reschedule);
+    if (await deps.aggregates.applyFacts(tenantId, change, aggregate.version, derived, now)) {
+      // After the write, so a logged event is an applied one (see `fresh`).
+      await deps.rawEvents.append(tenantId, facts, now);
+      if (transitions.length > 0) deps.onTransitions(tenantId, transitions);
+      return { applied: facts.length, duplicates, ignored, rejected };
+    }
+  }
+  // Another writer kept winning: a redelivery (with the consumer's backoff) tries again later.
+  throw new Error(`aggregate of tenant ${tenantId} kept changing; its events are left for redelivery`);
+}

@@ -1,0 +1,70 @@
+import type {
+  EventFact,
+  HealthBand,
+  ManualCompletion,
+  PathProfile,
+  RiskSignal,
+  SuccessPlan,
+  TenantSummary,
+} from '../domain/index.js';
+
+/**
+ * The shapes and repository ports adoption's use cases need; store/ implements them
+ * (aggregates-repository.ts, plans-repository.ts) and app.ts wires them.
+ */
+
+/**
+ * The tier last seen through an authenticated call. The event consumer and the drift watch
+ * have no caller token to ask entitlements with, so they recompute with this snapshot.
+ */
+export interface TierSnapshot {
+  readonly tierCode: string;
+  readonly pathProfile: PathProfile;
+  readonly capabilities: readonly string[];
+}
+
+/** What a read of the aggregate gives the rest of the service. */
+export interface TenantAggregate {
+  readonly tenantId: string;
+  readonly summary: TenantSummary;
+  /** The facts the rules read: those the summary keeps, not the whole history. */
+  readonly facts: readonly EventFact[];
+  /** Events applied over the tenant's life. */
+  readonly appliedEvents: number;
+  readonly recentEventIds: readonly string[];
+  readonly lastSeq: number;
+  readonly manualCompletions: readonly ManualCompletion[];
+  readonly version: number;
+  readonly lastBand: HealthBand | null;
+  readonly tier: TierSnapshot | null;
+  readonly signals: readonly RiskSignal[];
+  readonly driftRevision: number;
+  readonly scheduledCheck: Date | null;
+  /** Ids of manual completions whose event is still to be published (the outbox). */
+  readonly unpublished: readonly string[];
+}
+
+/** What a recompute-on-write stores next to the change it made. */
+export interface DerivedRecord {
+  readonly lastBand: HealthBand;
+  readonly signals: readonly RiskSignal[];
+  readonly scheduledCheck: Date | null;
+}
+
+/** Success plans, one document per generation (store/plans-repository.ts). */
+export interface PlansRepository {
+  /** The tenant's plans, oldest first, statuses as the chain says; the last one is ACTIVE. */
+  chain(tenantId: string): Promise<readonly SuccessPlan[]>;
+  /** Stores the first plan; 'conflict' when the tenant already has one (then one is ACTIVE). */
+  create(tenantId: string, plan: SuccessPlan): Promise<'created' | 'conflict'>;
+  /**
+   * Stores `successor` as the generation after `predecessorGeneration`; 'conflict' when that
+   * generation exists, i.e. the predecessor was renewed already (a concurrent renewal won).
+   */
+  renew(
+    tenantId: string,
+    predecessorGeneration: number,
+    renewed: SuccessPlan,
+    successor: SuccessPlan,
+  ): Promise<'renewed' | 'conflict'>;
+}
