@@ -79,7 +79,8 @@ export async function openBed(urls, prefix) {
     verifier,
     readiness: new Readiness(),
     logger,
-    auth: { revocations, limiter: createRateLimiter({ redis, keyPrefix: `${prefix}:rl` }) },
+    revocations,
+    auth: { limiter: createRateLimiter({ redis, keyPrefix: `${prefix}:rl` }) },
   });
   await gateway.listen({ host: '127.0.0.1', port: 0 });
   const gatewayAddress = gateway.server.address();

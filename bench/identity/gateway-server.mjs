@@ -2,13 +2,20 @@
 /**
  * The gateway as production builds it (buildApp, the JWKS verifier over identity's gRPC, the
  * Redis revocation list, the auth-endpoint limiter), plus two bench routes that differ only in
- * the token check: `GET /bench/checked` runs the bearer hook, `GET /bench/unchecked` does not.
+ * the token check: `GET /bench/checked` sits behind the gateway's API authentication plugin
+ * (the one registered on /api/v1: token, revocation list, the route table's requirement of
+ * `GET /entitlements/usage`) and answers at once; `GET /bench/unchecked` has no check.
  * Two instances: the first verifies with the verification cache, as main.ts wires it; the
  * second verifies every request with jose (a client that never reuses a token).
  * Started by run.mjs as its own process; prints `READY <port> <uncached port>` when listening.
  */
 import process from 'node:process';
-import { buildApp, createServiceClients, redisSessionRevocations } from '@tap/gateway';
+import {
+  apiAuthenticationPlugin,
+  buildApp,
+  createServiceClients,
+  redisSessionRevocations,
+} from '@tap/gateway';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { tlsFromFiles } from '@tap/grpc-kit';
 import { Readiness } from '@tap/runtime';
@@ -40,10 +47,8 @@ const verifier = createTokenVerifier({
 });
 const redis = createRateLimitRedis(redisUrl);
 redis.on('error', () => undefined);
-const auth = {
-  limiter: createRateLimiter({ redis, keyPrefix }),
-  revocations: redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX),
-};
+const revocations = redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX);
+const auth = { limiter: createRateLimiter({ redis, keyPrefix }) };
 const payload = { success: true, data: { ok: true } };
 
 /** @param {import('@tap/tokens').TokenVerifier} routeVerifier */
@@ -54,11 +59,21 @@ async function start(routeVerifier) {
     verifier: routeVerifier,
     readiness: new Readiness(),
     logger,
+    revocations,
     auth,
   });
-  // The gateway's own bearer hook (its type augmentation is not part of the package's types).
-  const authenticate = /** @type {any} */ (app).authenticate;
-  app.get('/bench/checked', { onRequest: authenticate }, async () => payload);
+  // The route table knows `/entitlements/usage`; under the `/bench` prefix it answers here at once.
+  await app.register(
+    async (scope) => {
+      await scope.register(apiAuthenticationPlugin, {
+        prefix: '/bench',
+        verifier: routeVerifier,
+        revocations,
+      });
+      scope.get('/entitlements/usage', async () => payload);
+    },
+    { prefix: '/bench' },
+  );
   app.get('/bench/unchecked', async () => payload);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

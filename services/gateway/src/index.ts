@@ -11,3 +11,5 @@ export { redisSsoStateStore } from './sso-states.js';
 export type { SsoState, SsoStateStore } from './sso-states.js';
 export { ROUTE_TABLE, MANAGER_ROLES } from './http/auth/route-table.js';
 export type { RouteAccess, RouteKey } from './http/auth/route-table.js';
+export { apiAuthenticationPlugin } from './http/plugins/api-authentication.js';
+export type { ApiAuthenticationOptions } from './http/plugins/api-authentication.js';
