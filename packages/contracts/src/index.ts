@@ -10,3 +10,5 @@ export { parseProductEvent, PRODUCT_EVENT_SCHEMA_PATH } from './events/validate-
 export type { ParsedProductEvent } from './events/validate-product-event.js';
 export { upgradeContextFromWire, upgradeContextToWire } from './upgrade-context.js';
 export type { UpgradeContextView, UpgradeTierRef } from './upgrade-context.js';
+export { CAPABILITY_KEYS, isCapabilityKey } from './capabilities.js';
+export type { CapabilityKey } from './capabilities.js';

@@ -28,7 +28,7 @@ describe('the adoption domain', () => {
     expect(files.map((file) => relative(root, file))).toContain(join('state', 'recompute.ts'));
   });
 
-  it('imports no transport, storage, messaging or telemetry library, and nothing outside itself but @tap/errors and uuid', () => {
+  it('imports no transport, storage, messaging or telemetry library, and nothing outside itself but @tap/errors, @tap/contracts and uuid', () => {
     for (const file of files) {
       for (const [, specifier] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
         expect({
@@ -38,7 +38,7 @@ describe('the adoption domain', () => {
         }).toMatchObject({ forbidden: false });
         if (!specifier?.startsWith('.') && !specifier?.startsWith('node:'))
           // uuid: the name-based (v5) risk-signal ids, a pure computation.
-          expect(['@tap/errors', 'uuid']).toContain(specifier);
+          expect(['@tap/errors', '@tap/contracts', 'uuid']).toContain(specifier);
       }
     }
   });

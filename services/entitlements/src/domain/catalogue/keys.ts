@@ -1,3 +1,4 @@
+import type { CapabilityKey } from '@tap/contracts';
 /**
  * The three vocabularies of the tier catalogue. Their strings are part of the public API
  * (usage report keys, `can` details, upgrade-context `capability`), so they never change.
@@ -24,19 +25,8 @@ export const RATE_LIMIT_KEYS = ['API_REQUESTS_DAY', 'API_REQUESTS_MINUTE'] as co
 /** A rate-limit key. */
 export type RateLimitKey = (typeof RATE_LIMIT_KEYS)[number];
 
-/** Features a tier switches on or off. */
-export const CAPABILITY_KEYS = [
-  'API_ACCESS',
-  'BULK_UPLOAD',
-  'TRACEABILITY',
-  'DIGITAL_PRODUCT_PASSPORTS',
-  'EXPECTED_DATA_SETS',
-  'SUPPLIER_CASCADE',
-  'NETWORK_ANALYTICS',
-] as const;
-
-/** A capability key. */
-export type CapabilityKey = (typeof CAPABILITY_KEYS)[number];
+// Capabilities: the one catalogue lives in @tap/contracts (adoption reads it too).
+export { CAPABILITY_KEYS, isCapabilityKey, type CapabilityKey } from '@tap/contracts';
 
 /** Any key the upgrade context answers for. */
 export type EntitlementKey = LimitKey | RateLimitKey | CapabilityKey;
@@ -49,11 +39,6 @@ export function isLimitKey(value: string): value is LimitKey {
 /** True for a rate-limit key. */
 export function isRateLimitKey(value: string): value is RateLimitKey {
   return (RATE_LIMIT_KEYS as readonly string[]).includes(value);
-}
-
-/** True for a capability key. */
-export function isCapabilityKey(value: string): value is CapabilityKey {
-  return (CAPABILITY_KEYS as readonly string[]).includes(value);
 }
 
 /** True for a limit counted per UTC calendar month. */
