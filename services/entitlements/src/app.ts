@@ -14,7 +14,7 @@ import {
 } from './config.js';
 import { startUsageConsumer, type UsageConsumerOptions } from './events/start-usage-consumer.js';
 import { usageBatchHandler } from './events/usage-batch-handler.js';
-import { entitlementsHandlers, type EntitlementsReadModel } from './grpc/entitlements-handlers.js';
+import { entitlementsHandlers } from './grpc/entitlements-handlers.js';
 import { noticeSubject, publishNotice, subscribeNotices } from './events/read-model-notices.js';
 import { createReadModelCache } from './operations/read-model-cache.js';
 import { notifyingUsage } from './store/notifying-usage.js';
@@ -22,6 +22,7 @@ import { startCleanupJob, type CleanupJob } from './jobs/cleanup-job.js';
 import { runCleanupPass, type CleanupReport } from './operations/cleanup.js';
 import { countUsageBatch, RECENT_EVENT_IDS_KEPT } from './operations/count-usage-batch.js';
 import type { UsageOperationsDeps } from './operations/deps.js';
+import type { EntitlementsReadModel } from './operations/ports/read-model.js';
 import type { UsageBatchDeps } from './operations/usage-batch-ports.js';
 import { migrateUsageDocuments, type UsageMigrationReport } from './store/migrate-usage-documents.js';
 import { usageBatchStore } from './store/usage-batch-store.js';
