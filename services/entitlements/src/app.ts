@@ -14,21 +14,21 @@ import {
 } from './config.js';
 import { startUsageConsumer, type UsageConsumerOptions } from './events/start-usage-consumer.js';
 import { usageBatchHandler } from './events/usage-batch-handler.js';
-import { entitlementsHandlers, type EntitlementsReadModel } from './grpc/entitlements-handlers.js';
+import { entitlementsHandlers } from './grpc/entitlements-handlers.js';
 import { noticeSubject, publishNotice, subscribeNotices } from './events/read-model-notices.js';
 import { createReadModelCache } from './operations/read-model-cache.js';
 import { notifyingUsage } from './store/notifying-usage.js';
 import { startCleanupJob, type CleanupJob } from './jobs/cleanup-job.js';
 import { runCleanupPass, type CleanupReport } from './operations/cleanup.js';
-import { countUsageBatch, RECENT_EVENT_IDS_KEPT } from './operations/count-usage-batch.js';
+import { RECENT_EVENT_IDS_KEPT } from './operations/count-usage-batch.js';
+import { countUsageEvents } from './operations/count-usage-events.js';
 import type { UsageOperationsDeps } from './operations/deps.js';
+import type { EntitlementsReadModel } from './operations/ports/read-model.js';
 import type { UsageBatchDeps } from './operations/usage-batch-ports.js';
 import { migrateUsageDocuments, type UsageMigrationReport } from './store/migrate-usage-documents.js';
 import { usageBatchStore } from './store/usage-batch-store.js';
-import {
-  rejectedEventsRepository,
-  type RejectedEventsRepository,
-} from './store/rejected-events-repository.js';
+import type { RejectedEventsRepository } from './operations/ports/rejected-events-repository.js';
+import { rejectedEventsRepository } from './store/rejected-events-repository.js';
 import { createTenantWriteLock } from './store/tenant-write-lock.js';
 import { tierAssignmentsRepository } from './store/tier-assignments-repository.js';
 import { tracedProductsRepository } from './store/traced-products-repository.js';
@@ -151,9 +151,12 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
       if (!events) throw new TypeError('config.events is required to start the usage consumer');
       const logger = deps.logger.child({ component: 'usage-counter' });
       const handleBatch = usageBatchHandler({
-        count: (tenantId, events) => countUsageBatch(batchDeps, tenantId, events),
-        recordRefused: (record) => rejectedEvents.record(record, now()),
-        subjectPrefix: events.subjectPrefix,
+        count: (tenantId, items) =>
+          countUsageEvents(
+            { batch: batchDeps, rejected: rejectedEvents, subjectPrefix: events.subjectPrefix },
+            tenantId,
+            items,
+          ),
       });
       return startUsageConsumer(nc, {
         events,

@@ -1,17 +1,36 @@
 import type {
   CanDecision as WireCanDecision,
   Reservation as WireReservation,
+  TierAssignment as WireTierAssignment,
   UsageReport as WireUsageReport,
 } from '@tap/contracts';
+import type { TierAssignment } from '../operations/ports/tier-assignments-repository.js';
 import {
+  CAPABILITY_KEYS,
   LIMIT_KEYS,
   RATE_LIMIT_KEYS,
+  getTier,
   readCount,
   type CanDecision,
   type RateUsageSnapshot,
   type Reservation,
   type UsageReport,
 } from '../domain/index.js';
+
+/** A tier assignment with its tier's name, profile, capabilities and API limits. */
+export function tierAssignmentToWire(assignment: TierAssignment): WireTierAssignment {
+  const tier = getTier(assignment.tierCode);
+  return {
+    tenantId: assignment.tenantId,
+    tierCode: tier.code,
+    tierName: tier.name,
+    pathProfile: tier.pathProfile,
+    capabilities: CAPABILITY_KEYS.filter((key) => tier.capabilities[key]),
+    updatedAt: assignment.updatedAt.toISOString(),
+    apiRequestsPerMinute: tier.rateLimits.API_REQUESTS_MINUTE,
+    apiRequestsPerDay: tier.rateLimits.API_REQUESTS_DAY,
+  };
+}
 
 /** The usage report as lists in catalogue order (a proto map would lose the order). */
 export function usageReportToWire(report: UsageReport): WireUsageReport {

@@ -1,6 +1,6 @@
 import { monthlyPeriod, planCleanup, planExpiry, type Reservation } from '../domain/index.js';
-import type { UsageDocument } from '../store/usage-document.js';
 import type { UsageOperationsDeps } from './deps.js';
+import type { UsageRecord } from './ports/usage-repository.js';
 
 /** Monthly counters kept: the current UTC month and the 12 before it (a year of history). */
 export const MONTHLY_PERIODS_KEPT = 13;
@@ -102,13 +102,13 @@ export async function cleanupTenant(
   });
 }
 
-function expiredEventIds(doc: UsageDocument, cutoffMs: number): string[] {
+function expiredEventIds(doc: UsageRecord, cutoffMs: number): string[] {
   return Object.entries(doc.appliedEvents ?? {})
     .filter(([, appliedAt]) => Date.parse(appliedAt) <= cutoffMs)
     .map(([eventId]) => eventId);
 }
 
-function droppablePeriods(doc: UsageDocument, now: Date): string[] {
+function droppablePeriods(doc: UsageRecord, now: Date): string[] {
   const oldestKept = monthlyPeriod(
     new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (MONTHLY_PERIODS_KEPT - 1), 1)),
   );

@@ -1,8 +1,8 @@
 import { getTier, type Tier } from '../domain/index.js';
-import type { TenantWriteLock } from '../store/tenant-write-lock.js';
-import type { TierAssignmentsRepository } from '../store/tier-assignments-repository.js';
-import type { TracedProductsRepository } from '../store/traced-products-repository.js';
-import type { UsageRepository } from '../store/usage-repository.js';
+import type { TierAssignmentsRepository } from './ports/tier-assignments-repository.js';
+import type { TracedProductsRepository } from './ports/traced-products-repository.js';
+import type { UsageRepository } from './ports/usage-repository.js';
+import type { TenantLock } from './usage-batch-ports.js';
 
 /**
  * Conditional writes that lost to a concurrent change are re-read and re-planned this many
@@ -15,7 +15,8 @@ export interface UsageOperationsDeps {
   readonly usage: UsageRepository;
   readonly traced: TracedProductsRepository;
   readonly tiers: TierAssignmentsRepository;
-  readonly lock: TenantWriteLock;
+  /** One per process, shared by gRPC, the consumer and the clean-up job. */
+  readonly lock: TenantLock;
   readonly now: () => Date;
 }
 

@@ -5,8 +5,8 @@ import {
   type ReservationOutcome,
   type ReservationRequest,
 } from '../domain/index.js';
-import { snapshotOf } from '../store/usage-document.js';
 import { MAX_WRITE_ATTEMPTS, tierOf, type UsageOperationsDeps } from './deps.js';
+import { snapshotOf } from './usage-snapshot.js';
 
 /**
  * Reserve: validate and plan (domain), try the one conditional update, and when it does not

@@ -35,8 +35,11 @@ export interface UsageBatchStore {
 
 /** The traced-product markers (one per tenant and product, in their own collection). */
 export interface DistinctMarkers {
+  /** Marks the product traced if it is not; true when this event's marker is the one that counts. */
   claimAdd(tenantId: string, productId: string, eventId: string, now: Date): Promise<boolean>;
+  /** Marks the product as being removed by this event; true when this event is the one that frees it. */
   claimRemove(tenantId: string, productId: string, eventId: string): Promise<boolean>;
+  /** Deletes the marker once the −1 is applied (only the event that claimed the removal may). */
   finishRemove(tenantId: string, productId: string, eventId: string): Promise<void>;
 }
 

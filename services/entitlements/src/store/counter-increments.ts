@@ -1,5 +1,6 @@
 import type { CounterDelta } from '../domain/index.js';
-import { counterPath, readCounter, type UsageDocument } from './usage-document.js';
+import type { UsageRecord } from '../operations/ports/usage-repository.js';
+import { counterPath, readCounter } from './usage-document.js';
 
 /** `$inc` of one update, and the filter conditions that keep every decrement from going below 0. */
 export interface PlannedIncrements {
@@ -13,10 +14,7 @@ export interface PlannedIncrements {
  * counter moved since the read, the update matches nothing and the caller reads and plans again.
  * Plain query operators only: FerretDB v1 has no `$expr`.
  */
-export function planIncrements(
-  doc: UsageDocument | null,
-  deltas: readonly CounterDelta[],
-): PlannedIncrements {
+export function planIncrements(doc: UsageRecord | null, deltas: readonly CounterDelta[]): PlannedIncrements {
   const byPath = new Map<string, { used: number; held: number; current: { used: number; held: number } }>();
   for (const change of deltas) {
     const path = counterPath(change.counter, change.period);

@@ -1,4 +1,4 @@
-import type { UsageRepository } from './usage-repository.js';
+import type { UsageRepository } from '../operations/ports/usage-repository.js';
 
 /**
  * The usage repository with a hook after every write that changed a tenant's document (reserve,

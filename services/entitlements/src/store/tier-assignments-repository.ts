@@ -1,27 +1,19 @@
 import type { Collection, Db } from 'mongodb';
 import type { TierCode } from '../domain/index.js';
 import { isDuplicateKey } from '@tap/errors';
+import type {
+  TierAssignment,
+  TierAssignmentsRepository,
+} from '../operations/ports/tier-assignments-repository.js';
 
 /** The default tier of a tenant entitlements has not heard of yet. */
 export const DEFAULT_TIER: TierCode = 'SUPPLIER_FREE';
 
+/** Each tenant's tier (`tier_assignments`, `_id` = tenant id). */
 interface TierAssignmentDocument {
   _id: string;
   tierCode: TierCode;
   updatedAt: Date;
-}
-
-export interface TierAssignment {
-  readonly tenantId: string;
-  readonly tierCode: TierCode;
-  readonly updatedAt: Date;
-}
-
-/** Each tenant's tier (`tier_assignments`, `_id` = tenant id). Nothing caches it: a change is seen at once. */
-export interface TierAssignmentsRepository {
-  /** The tenant's tier; a first read records the default tier. */
-  findOrCreate(tenantId: string, now: Date): Promise<TierAssignment>;
-  setTier(tenantId: string, tierCode: TierCode, now: Date): Promise<TierAssignment>;
 }
 
 /** The tier assignments over `db`. */

@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKey } from '@tap/errors';
+import type { TracedProductsRepository } from '../operations/ports/traced-products-repository.js';
 
 /**
  * One marker per (tenant, traced product) in `traced_products`: `_id` is `<tenantId>:<productId>`
@@ -15,16 +16,6 @@ interface TracedProductMarker {
   /** The product.archived event that takes it out; set before the −1, the marker deleted after. */
   removedByEventId?: string;
   addedAt: Date;
-}
-
-/** The distinct traced products of each tenant (MAX_TRACED_PRODUCTS counts them). */
-export interface TracedProductsRepository {
-  /** Marks the product traced if it is not; true when this event's marker is the one that counts. */
-  claimAdd(tenantId: string, productId: string, eventId: string, now: Date): Promise<boolean>;
-  /** Marks the product as being removed by this event; true when this event is the one that frees it. */
-  claimRemove(tenantId: string, productId: string, eventId: string): Promise<boolean>;
-  /** Deletes the marker once the −1 is applied (only the event that claimed the removal may). */
-  finishRemove(tenantId: string, productId: string, eventId: string): Promise<void>;
 }
 
 /** The traced-product markers over `db`. */

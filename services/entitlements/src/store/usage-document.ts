@@ -1,17 +1,5 @@
-import {
-  LIMIT_KEYS,
-  isMonthlyLimit,
-  monthlyPeriod,
-  type LimitKey,
-  type Reservation,
-  type UsageSnapshot,
-} from '../domain/index.js';
-
-/** The two fields of one counter; a missing field reads as 0. */
-export interface CounterFields {
-  used?: number;
-  held?: number;
-}
+import type { LimitKey } from '../domain/index.js';
+import type { CounterFields, UsageRecord } from '../operations/ports/usage-repository.js';
 
 /**
  * One document per tenant (`_id` = tenant id) in the `usage` collection. Everything a reserve,
@@ -28,15 +16,10 @@ export interface CounterFields {
  * - `appliedEvents.<eventId>`: the shape before batching (an id map that grew with history); the
  *   start-up migration keeps its newest ids in `recentEventIds` and removes it.
  */
-export interface UsageDocument {
+export interface UsageDocument extends UsageRecord {
   _id: string;
-  counters?: Partial<Record<LimitKey, CounterFields>>;
-  months?: Record<string, Partial<Record<LimitKey, CounterFields>>>;
-  reservations?: Record<string, Reservation>;
-  appliedEvents?: Record<string, string>;
   lastSeq?: number;
   recentEventIds?: string[];
-  version?: number;
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -48,24 +31,10 @@ export function counterPath(counter: LimitKey, period: string | null | undefined
 
 /** A counter's fields as stored (absent = 0). */
 export function readCounter(
-  doc: UsageDocument | null,
+  doc: UsageRecord | null,
   counter: LimitKey,
   period: string | null | undefined,
 ): Required<CounterFields> {
   const fields = period ? doc?.months?.[period]?.[counter] : doc?.counters?.[counter];
   return { used: fields?.used ?? 0, held: fields?.held ?? 0 };
-}
-
-/**
- * The tenant's counts at `now`: gauges as they stand, monthly counters of the current UTC month.
- * `used` includes held units, which is what `can`, the report and reserve compare.
- */
-export function snapshotOf(doc: UsageDocument | null, now: Date): UsageSnapshot {
-  const period = monthlyPeriod(now);
-  const snapshot: Partial<Record<LimitKey, number>> = {};
-  for (const key of LIMIT_KEYS) {
-    const fields = isMonthlyLimit(key) ? doc?.months?.[period]?.[key] : doc?.counters?.[key];
-    if (fields?.used !== undefined) snapshot[key] = fields.used;
-  }
-  return snapshot;
 }

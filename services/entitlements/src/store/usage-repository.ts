@@ -1,46 +1,8 @@
 import type { Collection, Db, Document, Filter } from 'mongodb';
-import type { Reservation, ReservationPlan, ReservationTransition } from '../domain/index.js';
+import type { UsageRepository } from '../operations/ports/usage-repository.js';
 import { planIncrements } from './counter-increments.js';
 import { isDuplicateKey } from '@tap/errors';
 import { counterPath, type UsageDocument } from './usage-document.js';
-
-/** A tenant's usage document as one operation needs it. */
-export interface UsageView {
-  /** Counters, months and version, plus the focused reservation; null before the first write. */
-  readonly doc: UsageDocument | null;
-  readonly reservation: Reservation | undefined;
-}
-
-/** What a clean-up pass removes from one tenant's document. */
-export interface PruneSet {
-  readonly reservationKeys: readonly string[];
-  readonly eventIds: readonly string[];
-  readonly periods: readonly string[];
-}
-
-/**
- * The usage counters, reservations and applied-event marks of each tenant (see UsageDocument).
- * Every write is one conditional single-document update; `false` means the condition no longer
- * held (the caller reads again and re-plans). Callers serialise a tenant's writes with
- * TenantWriteLock (FerretDB v1 does not apply concurrent updates atomically).
- */
-export interface UsageRepository {
-  read(tenantId: string, focus?: { reservationKey?: string }): Promise<UsageView>;
-  /** Reserve's one update: hold the units if the key is new and the guard holds. */
-  reserve(tenantId: string, plan: Extract<ReservationPlan, { kind: 'ATTEMPT' }>, now: Date): Promise<boolean>;
-  /** Writes a consume, release or expiry, applied only while the reservation is still HELD. */
-  settleReservation(
-    tenantId: string,
-    view: UsageView,
-    transition: ReservationTransition,
-    now: Date,
-  ): Promise<boolean>;
-  /** The whole document, for the clean-up job. */
-  readForCleanup(tenantId: string): Promise<UsageDocument | null>;
-  prune(tenantId: string, prune: PruneSet, now: Date): Promise<void>;
-  /** Tenant ids in order, after `after`, at most `limit` (the clean-up job pages with it). */
-  listTenantIds(after: string | null, limit: number): Promise<string[]>;
-}
 
 // Keys become field names: never a dot or a dollar (the domain validates; this is the backstop).
 const FIELD_KEY = /^[A-Za-z0-9][A-Za-z0-9_:-]{0,127}$/;
@@ -50,7 +12,10 @@ function fieldKey(value: string): string {
   return value;
 }
 
-/** The usage store over `db` (collection `usage`). */
+/**
+ * The usage store over `db` (collection `usage`, one UsageDocument per tenant). Every write is one
+ * conditional single-document update; `false` means the condition no longer held.
+ */
 export function usageRepository(db: Db): UsageRepository {
   const usage: Collection<UsageDocument> = db.collection('usage');
 

@@ -1,0 +1,58 @@
+import type { LimitKey, Reservation, ReservationPlan, ReservationTransition } from '../../domain/index.js';
+
+/** The two fields of one counter; a missing field reads as 0. */
+export interface CounterFields {
+  used?: number;
+  held?: number;
+}
+
+/**
+ * A tenant's usage as the operations read it: the fields of its usage document they plan over
+ * (store/usage-document.ts has the whole stored shape and what each field means).
+ */
+export interface UsageRecord {
+  counters?: Partial<Record<LimitKey, CounterFields>>;
+  months?: Record<string, Partial<Record<LimitKey, CounterFields>>>;
+  reservations?: Record<string, Reservation>;
+  /** The shape before batching: event id → applied-at (ISO); the clean-up forgets old ones. */
+  appliedEvents?: Record<string, string>;
+  version?: number;
+}
+
+/** A tenant's usage record as one operation needs it. */
+export interface UsageView {
+  /** Counters, months and version, plus the focused reservation; null before the first write. */
+  readonly doc: UsageRecord | null;
+  readonly reservation: Reservation | undefined;
+}
+
+/** What a clean-up pass removes from one tenant's document. */
+export interface PruneSet {
+  readonly reservationKeys: readonly string[];
+  readonly eventIds: readonly string[];
+  readonly periods: readonly string[];
+}
+
+/**
+ * The usage counters, reservations and applied-event marks of each tenant. Every write is one
+ * conditional single-document update; `false` means the condition no longer held (the caller
+ * reads again and re-plans). Callers serialise a tenant's writes with the tenant write lock
+ * (FerretDB v1 does not apply concurrent updates atomically).
+ */
+export interface UsageRepository {
+  read(tenantId: string, focus?: { reservationKey?: string }): Promise<UsageView>;
+  /** Reserve's one update: hold the units if the key is new and the guard holds. */
+  reserve(tenantId: string, plan: Extract<ReservationPlan, { kind: 'ATTEMPT' }>, now: Date): Promise<boolean>;
+  /** Writes a consume, release or expiry, applied only while the reservation is still HELD. */
+  settleReservation(
+    tenantId: string,
+    view: UsageView,
+    transition: ReservationTransition,
+    now: Date,
+  ): Promise<boolean>;
+  /** The whole record, for the clean-up job. */
+  readForCleanup(tenantId: string): Promise<UsageRecord | null>;
+  prune(tenantId: string, prune: PruneSet, now: Date): Promise<void>;
+  /** Tenant ids in order, after `after`, at most `limit` (the clean-up job pages with it). */
+  listTenantIds(after: string | null, limit: number): Promise<string[]>;
+}
