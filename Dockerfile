@@ -59,8 +59,8 @@ COPY . .
 # turbo from the lockfile's install, never `npx turbo`: when that install is missing, npx fetches
 # whatever turbo the registry has today instead of failing.
 # The gateway serves the web console (apps/console/dist, a static build) at /console/.
-RUN node_modules/.bin/turbo run build --filter="@tap/${SERVICE}..." \
-      $([ "${SERVICE}" = gateway ] && echo --filter=@tap/console) --output-logs=errors-only
+RUN console=""; if [ "${SERVICE}" = gateway ]; then console="--filter=@tap/console"; fi; \
+    node_modules/.bin/turbo run build --filter="@tap/${SERVICE}..." ${console:+"$console"} --output-logs=errors-only
 # What the runtime needs of the built workspaces besides their manifests and dependencies: dist,
 # without type declarations, of the service and the workspaces its `dependencies` reach (turbo's
 # filter also builds those it only tests with, such as @tap/testkit: they stay out).
