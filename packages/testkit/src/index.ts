@@ -22,4 +22,4 @@ export type { ServiceName } from './pki/test-pki.js';
 export { DEV_IDENTITIES, ensureDevPki } from './pki/dev-pki.js';
 export { testClock } from './test-clock.js';
 export type { TestClock } from './test-clock.js';
-export { gateOpen, waitFor } from './wait-for.js';
+export { gateOpen, waitFor, waitForDrain } from './wait-for.js';

@@ -30,6 +30,8 @@ describe('a manual completion while thousands of the tenant’s events are appli
     await waitFor(
       'the profile to be applied',
       async () => (await unaryCall(bed.client, 'GetState', {}, auth)).version >= 1,
+      // A bound for a loaded machine, not a budget: one event normally lands in milliseconds.
+      { timeoutMs: 60_000 },
     );
     // A backlog of 3,000 events over 50 products (the consumer writes the tenant once per batch,
     // back to back), published 100 at a time.
