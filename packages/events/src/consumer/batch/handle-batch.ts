@@ -4,6 +4,7 @@ import { redeliveryDelayMs } from '../backoff.js';
 import { publishDeadLetter, type DeadLetterTarget } from '../dead-letter.js';
 import { decodeMessage } from '../decode-message.js';
 import type { ConsumerErrorReport, DeadLetterReason, RetryBackoff } from '../types.js';
+import { startMessageSpans } from './message-spans.js';
 import type { BatchConsumerOptions, BatchItem, BatchReport, TenantGroup, TenantOutcome } from './types.js';
 
 /** Mutable counters behind BatchConsumer.stats(). */
@@ -46,6 +47,20 @@ export async function handleBatch(
   msgs: JsMsg[],
   signal: AbortSignal,
 ): Promise<void> {
+  const spans = startMessageSpans(msgs, settings.durableName, settings.subjectPrefix);
+  try {
+    await handleTraced(settings, msgs, signal, spans);
+  } finally {
+    spans.endAll();
+  }
+}
+
+async function handleTraced(
+  settings: BatchSettings,
+  msgs: JsMsg[],
+  signal: AbortSignal,
+  spans: ReturnType<typeof startMessageSpans>,
+): Promise<void> {
   const started = Date.now();
   const { counters } = settings;
   counters.batches += 1;
@@ -82,7 +97,11 @@ export async function handleBatch(
       for (const item of group.items) settle(settings, item.msg, () => item.msg.working());
     await sleep(redeliveryDelayMs(attempts, settings.backoff), undefined, { signal }).catch(() => undefined);
     if (signal.aborted) {
-      for (const group of pending) for (const item of group.items) handBack(settings, item.msg);
+      for (const group of pending)
+        for (const item of group.items) {
+          spans.failed(item.msg, 'handed back: the consumer is stopping');
+          handBack(settings, item.msg);
+        }
       break;
     }
   }
