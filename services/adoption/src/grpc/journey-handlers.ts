@@ -9,7 +9,7 @@ import {
 } from '../domain/index.js';
 import { callerTier, readTenant } from '../tenant-state.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
-import { activePlanOf } from './plan-handlers.js';
+import { activePlanOf } from '../operations/create-success-plan.js';
 import {
   coverageToWire,
   explanationToWire,

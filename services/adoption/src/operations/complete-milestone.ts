@@ -1,0 +1,147 @@
+import {
+  adoptionErrors,
+  completeMilestone,
+  type AdoptionState,
+  type ManualCompletion,
+  type SignalTransition,
+} from '../domain/index.js';
+import type { CompletionOutbox } from '../outbox/completion-outbox.js';
+import { recomputeOnWrite } from '../recompute-on-write.js';
+import { callerTier, recomputeForRead, type Caller, type TenantReadDeps } from '../tenant-state.js';
+
+/** Compare-and-set rounds a pinned completion makes before it answers VERSION_CONFLICT. */
+export const MAX_RPC_WRITE_ATTEMPTS = 3;
+
+/** What a completion asks: the milestone, the version the caller saw (optional), its evidence. */
+export interface CompleteMilestoneRequest {
+  readonly key: string;
+  readonly expectedVersion?: string | number | null;
+  readonly evidenceRef?: string | null;
+}
+
+/** The state after the completion and the events applied so far (the answer's two parts). */
+export interface CompletedState {
+  readonly state: AdoptionState;
+  readonly appliedEvents: number;
+}
+
+/** What the use case needs; app.ts builds it (store/ implements the aggregates and the outbox). */
+export interface CompleteMilestoneDeps extends TenantReadDeps {
+  /** Publishes milestone.completed for a manual completion, with an outbox behind it. */
+  readonly outbox: CompletionOutbox;
+  readonly newId: () => string;
+  /** The drift watch's rescan interval, for the due time a write stores. */
+  readonly rescanMs: number;
+  /** Sets when the drift watch should next look at a tenant. */
+  readonly schedule: (tenantId: string, at: Date | null) => Promise<void>;
+  /** Ladder moves a write caused, reported once the write has won. */
+  readonly onTransitions: (tenantId: string, transitions: readonly SignalTransition[]) => void;
+}
+
+/**
+ * A manual completion (the caller is a journey writer: the adapter checked): checked against a
+ * fresh read; with `expectedVersion` written with a compare-and-set on the version (a moved
+ * aggregate is the 409 the caller asked for), without it written unpinned, so events flowing for
+ * the tenant never turn it into a 409. The outbox stands behind the milestone.completed event.
+ */
+export async function completeMilestoneFor(
+  deps: CompleteMilestoneDeps,
+  caller: Caller,
+  request: CompleteMilestoneRequest,
+): Promise<CompletedState> {
+  const tenantId = caller.claims.tenantId;
+  const expectedVersion = request.expectedVersion ?? undefined;
+  const firstRead = deps.aggregates.load(tenantId);
+  const tier = await callerTier(deps, caller, firstRead, { upgradeContexts: true });
+  for (let attempt = 1; attempt <= MAX_RPC_WRITE_ATTEMPTS; attempt += 1) {
+    const aggregate = await (attempt === 1 ? firstRead : deps.aggregates.load(tenantId));
+    const { state } = recomputeForRead(aggregate, tier, deps.now());
+    const outcome = completeMilestone(
+      state,
+      request.key,
+      {
+        ...(expectedVersion === undefined ? {} : { expectedVersion: Number(expectedVersion) }),
+        ...(request.evidenceRef ? { evidenceRef: request.evidenceRef } : {}),
+        actorId: caller.claims.subject,
+        capabilities: tier.tier.capabilities,
+      },
+      deps.now(),
+      deps.newId,
+    );
+    if (!outcome.ok) throw outcome.error;
+    if (outcome.value.outcome === 'ALREADY_DONE') return { state, appliedEvents: aggregate.appliedEvents };
+    const { completion } = outcome.value;
+    if (expectedVersion === undefined) return completeUnpinned(deps, caller, tier, completion);
+    const now = deps.now();
+    const write = recomputeOnWrite({
+      aggregate,
+      facts: aggregate.facts,
+      manualCompletions: [...aggregate.manualCompletions, completion],
+      tier: tier.tier,
+      version: aggregate.version + 1,
+      now,
+      rescanMs: deps.rescanMs,
+      upgradeContexts: tier.upgradeContexts,
+    });
+    if (write.reschedule) await deps.schedule(tenantId, write.reschedule);
+    await deps.outbox.expect(tenantId, completion, now);
+    if (await deps.aggregates.recordCompletion(tenantId, completion, aggregate.version, write.derived, now)) {
+      if (write.transitions.length > 0) deps.onTransitions(tenantId, write.transitions);
+      // After the write: the aggregate is the truth and holds the event in its outbox, so a failed
+      // publish is not a failure the client would retry against a done step; the relay sends it.
+      await deps.outbox
+        .publish(tenantId, completion)
+        .catch((error: unknown) =>
+          deps.logger.warn(
+            { err: error, eventId: completion.id },
+            'milestone.completed left in the outbox for the relay',
+          ),
+        );
+      return { state: write.result.state, appliedEvents: aggregate.appliedEvents };
+    }
+    await deps.outbox
+      .abandon(tenantId, completion)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'outbox reminder of a lost write kept'));
+    // The caller pinned a version and the aggregate moved: that is the 409 it asked for.
+    if (expectedVersion !== undefined) break;
+  }
+  throw adoptionErrors.create('VERSION_CONFLICT', {
+    details: expectedVersion === undefined ? {} : { expectedVersion: Number(expectedVersion) },
+  });
+}
+
+/**
+ * A completion without `expectedVersion`: the caller asked for no concurrency check, so it is
+ * written without the version guard (only "not completed yet"), and events flowing for the
+ * tenant can never turn it into a 409. The answer is the state read after the write.
+ */
+async function completeUnpinned(
+  deps: CompleteMilestoneDeps,
+  caller: Caller,
+  tier: Awaited<ReturnType<typeof callerTier>>,
+  completion: ManualCompletion,
+): Promise<CompletedState> {
+  const tenantId = caller.claims.tenantId;
+  const now = deps.now();
+  await deps.outbox.expect(tenantId, completion, now);
+  const recorded = await deps.aggregates.recordCompletionOnce(tenantId, completion, now);
+  if (recorded === 'recorded') {
+    await deps.outbox
+      .publish(tenantId, completion)
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          { err: error, eventId: completion.id },
+          'milestone.completed left in the outbox for the relay',
+        ),
+      );
+  } else {
+    await deps.outbox
+      .abandon(tenantId, completion)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'outbox reminder of a lost write kept'));
+  }
+  const aggregate = await deps.aggregates.load(tenantId);
+  return {
+    state: recomputeForRead(aggregate, tier, deps.now()).state,
+    appliedEvents: aggregate.appliedEvents,
+  };
+}

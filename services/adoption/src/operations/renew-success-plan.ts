@@ -1,0 +1,44 @@
+import { adoptionErrors, renewPlan, type AdoptionState } from '../domain/index.js';
+import { callerTier, recomputeForRead, type Caller } from '../tenant-state.js';
+import type { SuccessPlanDeps } from './create-success-plan.js';
+
+/**
+ * The renewal of the ACTIVE plan (the caller is a journey writer: the adapter checked): the
+ * store's conditional insert of the next generation decides between concurrent renewals.
+ */
+export async function renewSuccessPlan(
+  deps: SuccessPlanDeps,
+  caller: Caller,
+  request: { readonly fromPlanId: string; readonly targetDate?: string },
+): Promise<{ readonly state: AdoptionState; readonly appliedEvents: number }> {
+  const tenantId = caller.claims.tenantId;
+  const loading = deps.aggregates.load(tenantId);
+  const [tier, chain] = await Promise.all([
+    callerTier(deps, caller, loading, { upgradeContexts: true }),
+    deps.plans.chain(tenantId),
+  ]);
+  const aggregate = await loading;
+  const now = deps.now();
+  const { state } = recomputeForRead(aggregate, tier, now);
+  const generation = chain.findIndex((p) => p.id === request.fromPlanId);
+  const renewal = renewPlan(
+    { role: caller.claims.role, predecessor: chain[generation] ?? null, state },
+    {
+      fromPlanId: request.fromPlanId,
+      ...(request.targetDate === undefined ? {} : { targetDate: request.targetDate }),
+    },
+    now,
+    deps.newId,
+  );
+  if (!renewal.ok) throw renewal.error;
+  const { renewed, successor } = renewal.value;
+  if ((await deps.plans.renew(tenantId, generation, renewed, successor)) === 'conflict') {
+    // A concurrent renewal of the same plan won: this one is the double submit.
+    throw adoptionErrors.create('PLAN_NOT_ACTIVE', {
+      details: { planId: request.fromPlanId, status: 'RENEWED' },
+    });
+  }
+  // A renewal changes nothing the state is computed from, so the version stays; the state is
+  // recomputed as of now, as the spec asks.
+  return { state, appliedEvents: aggregate.appliedEvents };
+}
