@@ -17,7 +17,13 @@ export interface Caller {
 
 /** What the read path needs. */
 export interface TenantReadDeps {
+  /** The store, for writers: a compare-and-set needs the version as stored now. */
   readonly aggregates: AggregatesRepository;
+  /**
+   * The read model: the aggregate from the in-process cache, never older than a version this
+   * replica wrote or was told about (docs/adoption-model.md, "Read models").
+   */
+  readonly readAggregate: (tenantId: string) => Promise<TenantAggregate>;
   readonly tierOf: TierLookup;
   readonly upgradeContextOf: UpgradeContextLookup;
   readonly logger: UpgradeContextLogger;
@@ -42,10 +48,19 @@ export async function callerTier(
   options: { upgradeContexts: boolean },
 ): Promise<CallerTier> {
   // Together, so a failing tier lookup never leaves the load's rejection unobserved.
-  const [tier, stored] = await Promise.all([deps.tierOf(caller.authorization), aggregate]);
+  const [tier, stored] = await Promise.all([
+    deps.tierOf(caller.authorization, caller.claims.tenantId),
+    aggregate,
+  ]);
   const [upgradeContexts] = await Promise.all([
     options.upgradeContexts
-      ? fetchUpgradeContexts(tier, deps.upgradeContextOf, caller.authorization, deps.logger)
+      ? fetchUpgradeContexts(
+          tier,
+          deps.upgradeContextOf,
+          caller.authorization,
+          caller.claims.tenantId,
+          deps.logger,
+        )
       : {},
     sameTier(stored.tier, tier)
       ? undefined
@@ -82,7 +97,7 @@ export async function readTenant(
   caller: Caller,
   options: { upgradeContexts: boolean },
 ): Promise<TenantRead> {
-  const loading = deps.aggregates.load(caller.claims.tenantId);
+  const loading = deps.readAggregate(caller.claims.tenantId);
   const tier = await callerTier(deps, caller, loading, options);
   const aggregate = await loading;
   return { aggregate, tier, result: recomputeForRead(aggregate, tier, deps.now()) };

@@ -8,10 +8,11 @@ import {
 } from './domain/index.js';
 import type { TierView } from './tier.js';
 
-/** Asks entitlements what to offer the token's tenant for one capability. */
+/** Asks entitlements what to offer the token's tenant (`tenantId`) for one capability. */
 export type UpgradeContextLookup = (
   capability: CapabilityKey,
   authorization: string,
+  tenantId: string,
 ) => Promise<UpgradeContext>;
 
 export interface UpgradeContextLogger {
@@ -39,11 +40,12 @@ export async function fetchUpgradeContexts(
   tier: TierView,
   lookup: UpgradeContextLookup,
   authorization: string,
+  tenantId: string,
   logger: UpgradeContextLogger,
 ): Promise<UpgradeContexts> {
   const capabilities = missingCapabilities(tier);
   const answers = await Promise.allSettled(
-    capabilities.map((capability) => lookup(capability, authorization)),
+    capabilities.map((capability) => lookup(capability, authorization, tenantId)),
   );
   const contexts: Partial<Record<CapabilityKey, UpgradeContext>> = {};
   answers.forEach((answer, i) => {
