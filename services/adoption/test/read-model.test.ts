@@ -15,7 +15,6 @@ const LONG_TTL_MS = 60_000;
 let bed: TestBed;
 let replica: AdoptionApp;
 let replicaClient: AdoptionServiceClient;
-const stops: (() => void)[] = [];
 
 beforeAll(async () => {
   bed = await openTestBed('read model', undefined, { readModelTtlMs: LONG_TTL_MS });
@@ -25,11 +24,9 @@ beforeAll(async () => {
     `127.0.0.1:${await replica.grpc.listen('127.0.0.1', 0)}`,
     tlsFromPem(await testIdentity('gateway')),
   );
-  stops.push(replica.startReadModelNotices(bed.nc), bed.app.startReadModelNotices(bed.nc));
   await bed.startConsumer();
 });
 afterAll(async () => {
-  for (const stop of stops) stop();
   replicaClient?.close();
   await replica?.grpc.shutdown(500);
   await bed?.close();

@@ -35,7 +35,10 @@ export interface TestBed {
   readonly publisher: EventPublisher;
   /** The bed's NATS connection (read-model notices ride on it). */
   readonly nc: NatsConnection;
-  /** Another adoption replica on the same database and stream (its own gRPC server unused). */
+  /**
+   * Another adoption replica on the same database and stream (its own gRPC server unused), its
+   * read-model notices on the bed's connection like the bed's app.
+   */
   replica(options?: ReadModelOptions): AdoptionApp;
   /** Starts a durable consumer of `app` (default: the bed's) and stops it on close. */
   startConsumer(app?: AdoptionApp): Promise<BatchConsumer>;
@@ -103,6 +106,12 @@ export async function openTestBed(
     duplicateWindowMs: 60_000,
   };
   const publisher = createEventPublisher(js, { subjectPrefix: namespace });
+  const noticeStops: (() => void)[] = [];
+  // As main.ts does: every app publishes its writes and hears the others' (the read model).
+  const withNotices = (built: AdoptionApp): AdoptionApp => {
+    noticeStops.push(built.startReadModelNotices(nc));
+    return built;
+  };
   const build = (readModel: ReadModelOptions = options) =>
     buildApp({
       config: { events, ...(driftWatch ? { driftWatch } : {}) },
@@ -119,7 +128,7 @@ export async function openTestBed(
         ? {}
         : { readModelMaxTenants: readModel.readModelMaxTenants }),
     });
-  const app = build();
+  const app = withNotices(build());
   await app.prepare();
   // Tests call adoption as the gateway does.
   const client = createClient(
@@ -140,7 +149,7 @@ export async function openTestBed(
     jsm: await jetstreamManager(nc),
     publisher,
     nc,
-    replica: (readModel) => build(readModel ?? {}),
+    replica: (readModel) => withNotices(build(readModel ?? {})),
     async startConsumer(which = app) {
       // Short redelivery backoff: tests that fail a delivery on purpose should not wait a second.
       const consumer = await which.startConsumer(nc, { retryBackoff: { initialMs: 50, maxMs: 200 } });
@@ -155,6 +164,7 @@ export async function openTestBed(
     },
     async close() {
       for (const consumer of consumers) await consumer.stop();
+      for (const stop of noticeStops) stop();
       client.close();
       entitlementsClient.close();
       operatorEntitlements.close();
