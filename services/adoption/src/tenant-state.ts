@@ -1,6 +1,7 @@
 import type { AccessClaims } from '@tap/tokens';
 import { recompute, type RecomputeResult, type UpgradeContexts } from './domain/index.js';
 import type { TenantAggregate } from './store/aggregate-document.js';
+import type { RecomputeMemo } from './recompute-memo.js';
 import type { AggregatesRepository } from './store/aggregates-repository.js';
 import { sameTier, type TierLookup, type TierView } from './tier.js';
 import {
@@ -24,6 +25,8 @@ export interface TenantReadDeps {
    * replica wrote or was told about (docs/adoption-model.md, "Read models").
    */
   readonly readAggregate: (tenantId: string) => Promise<TenantAggregate>;
+  /** Shares a read's recompute with the next reads of the same cached aggregate and tier. */
+  readonly recomputeMemo?: RecomputeMemo;
   readonly tierOf: TierLookup;
   readonly upgradeContextOf: UpgradeContextLookup;
   readonly logger: UpgradeContextLogger;
@@ -54,13 +57,7 @@ export async function callerTier(
   ]);
   const [upgradeContexts] = await Promise.all([
     options.upgradeContexts
-      ? fetchUpgradeContexts(
-          tier,
-          deps.upgradeContextOf,
-          caller.authorization,
-          caller.claims.tenantId,
-          deps.logger,
-        )
+      ? fetchUpgradeContexts(tier, deps.upgradeContextOf, caller.authorization, deps.logger)
       : {},
     sameTier(stored.tier, tier)
       ? undefined
@@ -100,5 +97,10 @@ export async function readTenant(
   const loading = deps.readAggregate(caller.claims.tenantId);
   const tier = await callerTier(deps, caller, loading, options);
   const aggregate = await loading;
-  return { aggregate, tier, result: recomputeForRead(aggregate, tier, deps.now()) };
+  const now = deps.now();
+  const compute = () => recomputeForRead(aggregate, tier, now);
+  const result = deps.recomputeMemo
+    ? deps.recomputeMemo(aggregate, tier.tier, tier.upgradeContexts, now, compute)
+    : compute();
+  return { aggregate, tier, result };
 }
