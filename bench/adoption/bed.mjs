@@ -21,8 +21,9 @@ const TOKENS = { issuer: 'https://identity.adoption-bench', audience: 'tap-api' 
  * under `prefix` (databases, stream, subjects) and is removed by `close()`.
  * @param {{ mongoUrl: string; natsUrl: string; redisUrl: string }} urls
  * @param {string} prefix
+ * @param {{ readModelTtlMs?: number }} [adoptionOptions] passed to the adoption app
  */
-export async function openBed(urls, prefix) {
+export async function openBed(urls, prefix, adoptionOptions = {}) {
   const logger = createLogger({ service: 'adoption-bench', level: 'silent' });
   const key = await generateSigningKey();
   const signer = createTokenSigner({
@@ -83,11 +84,13 @@ export async function openBed(urls, prefix) {
     entitlements: entitlementsClient,
     publish: (e) => publisher.publish(e),
     logger,
+    ...adoptionOptions,
   });
   await adoption.prepare();
+  const adoptionAddress = `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`;
   const client = createClient(
     contracts().adoption.AdoptionService,
-    `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`,
+    adoptionAddress,
     tlsFromPem(await testIdentity('gateway')),
   );
   /** Streams to delete on close (the adoption stream and any baseline stream). */
@@ -102,6 +105,8 @@ export async function openBed(urls, prefix) {
     publisher,
     adoption,
     client,
+    /** What a gateway in front needs (bench/adoption-reads). */
+    front: { adoptionAddress, entitlementsAddress, verifier, revocations, redis },
     /** @param {string} tenantId @param {string} tierCode */
     setTier: (tenantId, tierCode) => unaryCall(operatorEntitlements, 'SetTier', { tenantId, tierCode }),
     /** @param {string} tenantId */

@@ -55,3 +55,11 @@ export type {
 export { deadLetterSubject, eventKindFilter, tenantEventsFilter } from './subjects.js';
 export { extractTraceContext, injectTraceContext } from './trace-headers.js';
 export { EVENTS_TRACER_NAME } from './tracing.js';
+export {
+  parseChangeNotice,
+  publishChangeNotice,
+  readModelNoticeSubject,
+  startChangeNotices,
+  subscribeChangeNotices,
+} from './read-model/notices.js';
+export type { ChangeNotice, ChangeNotices } from './read-model/notices.js';

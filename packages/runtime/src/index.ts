@@ -34,3 +34,9 @@ export type {
   ConsumingServiceConfig,
   ServiceParts,
 } from './run-consuming-service.js';
+export {
+  createVersionedCache,
+  DEFAULT_READ_MODEL_MAX_ENTRIES,
+  DEFAULT_READ_MODEL_TTL_MS,
+} from './read-model/versioned-cache.js';
+export type { VersionedCache, VersionedCacheSource } from './read-model/versioned-cache.js';

@@ -12,12 +12,16 @@ import {
   startBatchConsumer,
   ensureDeadLetterStream,
   deadLetterSubject,
+  readModelNoticeSubject,
+  startChangeNotices,
   type BatchConsumer,
+  type ChangeNotices,
   type ConsumerLease,
   type RetryBackoff,
 } from '@tap/events';
 import { createGrpcServer, unaryCall, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
+import { createVersionedCache, DEFAULT_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import type { TokenVerifier } from '@tap/tokens';
 import type { Db } from 'mongodb';
@@ -29,7 +33,7 @@ import {
   DEFAULT_OUTBOX_INTERVAL_MS,
   type AdoptionConfig,
 } from './config.js';
-import type { PathProfile, SignalTransition, UpgradeContext } from './domain/index.js';
+import type { CapabilityKey, PathProfile, SignalTransition, UpgradeContext } from './domain/index.js';
 import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
 import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
 import { productBatchHandler } from './events/batch-handler.js';
@@ -37,7 +41,10 @@ import { adoptionHandlers } from './grpc/adoption-handlers.js';
 import { completionOutbox } from './outbox/completion-outbox.js';
 import { runOutboxPass, type OutboxPassReport } from './outbox/outbox-relay.js';
 import { startOutboxRelayJob, type OutboxRelayJob } from './outbox/outbox-relay-job.js';
+import type { TenantAggregate } from './store/aggregate-document.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
+import { createRecomputeMemo } from './recompute-memo.js';
+import { notifyingAggregates, notifyingDrift } from './store/notifying-aggregates.js';
 import { driftRepository } from './store/drift-repository.js';
 import { ensureAdoptionIndexes } from './store/indexes.js';
 import { migrateFactArrays } from './store/migrate-fact-arrays.js';
@@ -45,11 +52,13 @@ import { DEFAULT_RAW_EVENT_RETENTION_MS, rawEventsRepository } from './store/raw
 import { outboxRepository } from './store/outbox-repository.js';
 import { plansRepository } from './store/plans-repository.js';
 import { createTenantWriteLock } from './store/tenant-write-lock.js';
-import type { TierLookup } from './tier.js';
+import type { TierLookup, TierView } from './tier.js';
 import type { UpgradeContextLookup } from './upgrade-contexts.js';
 
 // Upgrade prompts are decoration on a read: a slow entitlements answer must not hold it long.
 const UPGRADE_CONTEXT_DEADLINE_MS = 1_000;
+/** How long a tier (and its upgrade contexts) asked of entitlements is reused: the 1 s promise. */
+export const TIER_FRESHNESS_MS = 1_000;
 
 export interface AdoptionDeps {
   /** `events` is needed by startConsumer only; `driftWatch` and `outbox` fall back to the defaults. */
@@ -70,6 +79,13 @@ export interface AdoptionDeps {
   /** The clock of every recompute, the consumer and the drift watch (tests move it). */
   readonly now?: () => Date;
   readonly newId?: () => string;
+  /**
+   * How long a cached aggregate is served when no notice says it changed (DEFAULT_READ_MODEL_TTL_MS);
+   * the tier and upgrade contexts asked of entitlements are kept 1 s whatever this is.
+   */
+  readonly readModelTtlMs?: number;
+  /** Tenants whose aggregate the read model keeps (least recently used out first). */
+  readonly readModelMaxTenants?: number;
 }
 
 /** The stream that keeps dead letters (`deadletter.>`), shared by the services' consumers. */
@@ -107,6 +123,13 @@ export interface AdoptionApp {
   startOutboxRelay(): OutboxRelayJob;
   /** Runs one outbox relay pass now. */
   runOutboxRelay(): Promise<OutboxPassReport>;
+  /**
+   * Publishes this replica's aggregate writes and listens for the others' on core NATS, so cached
+   * reads never lag a write this replica was told about. Returns the stop function.
+   */
+  startReadModelNotices(nc: NatsConnection): () => void;
+  /** The cached aggregates of the read path (tests look at it). */
+  readonly reads: VersionedCache<TenantAggregate>;
 }
 
 /** Builds the adoption service without listening, consuming or scheduling. */
@@ -124,8 +147,22 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   // One lock per app, shared by gRPC, the consumer, the drift watch and the outbox relay (see
   // TenantWriteLock).
   const lock = createTenantWriteLock();
-  const aggregates = aggregatesRepository(deps.db, lock);
-  const driftStore = driftRepository(deps.db, lock);
+  const stored = aggregatesRepository(deps.db, lock);
+  // The read model (docs/adoption-model.md, "Read models"): every read of an RPC is served from
+  // here; every write of this replica raises the tenant's floor and tells the other replicas.
+  const reads = createVersionedCache<TenantAggregate>({
+    load: (tenantId) => stored.load(tenantId),
+    versionOf: (aggregate) => aggregate.version,
+    ttlMs: deps.readModelTtlMs ?? DEFAULT_READ_MODEL_TTL_MS,
+    ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
+  });
+  let notices: ChangeNotices | undefined;
+  const changed = (tenantId: string, version?: number): void => {
+    reads.changed(tenantId, version);
+    notices?.publish(tenantId, version);
+  };
+  const aggregates = notifyingAggregates(stored, changed);
+  const driftStore = notifyingDrift(driftRepository(deps.db, lock), changed);
   const outboxStore = outboxRepository(deps.db, lock);
   const rawEvents = rawEventsRepository(deps.db);
   const schedule = (tenantId: string, at: Date | null) => driftStore.schedule(tenantId, at);
@@ -135,28 +172,49 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const onTransitions = (tenantId: string, transitions: readonly SignalTransition[]) => {
     for (const t of transitions) watchLogger.info({ tenantId, ...t }, 'risk signal moved');
   };
-  const tierOf: TierLookup = async (authorization) => {
-    const tier = await unaryCall(deps.entitlements, 'GetTier', {}, { authorization });
-    return {
-      tierCode: tier.tierCode,
-      pathProfile: tier.pathProfile as PathProfile,
-      capabilities: tier.capabilities,
-    };
-  };
-  const upgradeContextOf: UpgradeContextLookup = async (capability, authorization) => {
-    const context = await unaryCall(
-      deps.entitlements,
-      'GetUpgradeContext',
-      { capability },
-      { authorization, deadlineMs: UPGRADE_CONTEXT_DEADLINE_MS },
-    );
-    return {
-      ...upgradeContextFromWire(context),
-      frictionType: context.frictionType as UpgradeContext['frictionType'],
-    };
-  };
+  // The tier promise between services (issue #13): what entitlements said is reused for 1 s per
+  // tenant, concurrent reads sharing one call. The credential only authenticates the call: the
+  // tenant is the token's, so any caller of the tenant gets the same answer.
+  const tiers = createVersionedCache<TierView, string>({
+    load: async (_tenantId, authorization) => {
+      const tier = await unaryCall(deps.entitlements, 'GetTier', {}, { authorization });
+      return {
+        tierCode: tier.tierCode,
+        pathProfile: tier.pathProfile as PathProfile,
+        capabilities: tier.capabilities,
+      };
+    },
+    versionOf: () => 0,
+    ttlMs: TIER_FRESHNESS_MS,
+  });
+  const tierOf: TierLookup = (authorization, tenantId) => tiers.view(tenantId, authorization);
+  const upgradeContexts = createVersionedCache<
+    UpgradeContext,
+    { capability: CapabilityKey; authorization: string }
+  >({
+    load: async (_key, { capability, authorization }) => {
+      const context = await unaryCall(
+        deps.entitlements,
+        'GetUpgradeContext',
+        { capability },
+        { authorization, deadlineMs: UPGRADE_CONTEXT_DEADLINE_MS },
+      );
+      return {
+        ...upgradeContextFromWire(context),
+        frictionType: context.frictionType as UpgradeContext['frictionType'],
+      };
+    },
+    versionOf: () => 0,
+    ttlMs: TIER_FRESHNESS_MS,
+  });
+  // Keyed by tier and capability: the answer depends on nothing else, so the tenants of one tier
+  // share it (64 tenants' reads no longer cost 448 calls a second).
+  const upgradeContextOf: UpgradeContextLookup = (capability, authorization, tierCode) =>
+    upgradeContexts.view(`${tierCode}/${capability}`, { capability, authorization });
   const handlers = adoptionHandlers({
     aggregates,
+    readAggregate: (tenantId) => reads.view(tenantId),
+    recomputeMemo: createRecomputeMemo(),
     plans: plansRepository(deps.db),
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     tierOf,
@@ -263,5 +321,17 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     startOutboxRelay: () =>
       startOutboxRelayJob({ intervalMs: outboxConfig.intervalMs, run: runOutboxRelay, logger: relayLogger }),
     runOutboxRelay,
+    startReadModelNotices(nc) {
+      const subject = readModelNoticeSubject(deps.config.events.subjectPrefix, 'adoption');
+      const started = startChangeNotices(nc, subject, (tenantId, version) =>
+        reads.changed(tenantId, version),
+      );
+      notices = started;
+      return () => {
+        notices = undefined;
+        started.stop();
+      };
+    },
+    reads,
   };
 }

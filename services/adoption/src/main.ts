@@ -42,13 +42,19 @@ await runConsumingService({
       startDriftWatch: () => app.startDriftWatch(),
       startOutboxRelay: () => app.startOutboxRelay(),
       async startConsumer(nc) {
+        // Cached reads drop what another replica's write made older (docs/adoption-model.md).
+        const stopNotices = app.startReadModelNotices(nc);
         const consumer = await app.startConsumer(nc, { lease });
         return {
           stats: () => {
             const stats = consumer.stats();
             return { ...stats, failed: stats.retried };
           },
-          stop: () => consumer.stop(),
+          async stop() {
+            // The consumer stops pulling and acks what it finished before the notices end.
+            await consumer.stop();
+            stopNotices();
+          },
         };
       },
     };

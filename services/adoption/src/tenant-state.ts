@@ -1,6 +1,7 @@
 import type { AccessClaims } from '@tap/tokens';
 import { recompute, type RecomputeResult, type UpgradeContexts } from './domain/index.js';
 import type { TenantAggregate } from './store/aggregate-document.js';
+import type { RecomputeMemo } from './recompute-memo.js';
 import type { AggregatesRepository } from './store/aggregates-repository.js';
 import { sameTier, type TierLookup, type TierView } from './tier.js';
 import {
@@ -17,7 +18,15 @@ export interface Caller {
 
 /** What the read path needs. */
 export interface TenantReadDeps {
+  /** The store, for writers: a compare-and-set needs the version as stored now. */
   readonly aggregates: AggregatesRepository;
+  /**
+   * The read model: the aggregate from the in-process cache, never older than a version this
+   * replica wrote or was told about (docs/adoption-model.md, "Read models").
+   */
+  readonly readAggregate: (tenantId: string) => Promise<TenantAggregate>;
+  /** Shares a read's recompute with the next reads of the same cached aggregate and tier. */
+  readonly recomputeMemo?: RecomputeMemo;
   readonly tierOf: TierLookup;
   readonly upgradeContextOf: UpgradeContextLookup;
   readonly logger: UpgradeContextLogger;
@@ -42,7 +51,10 @@ export async function callerTier(
   options: { upgradeContexts: boolean },
 ): Promise<CallerTier> {
   // Together, so a failing tier lookup never leaves the load's rejection unobserved.
-  const [tier, stored] = await Promise.all([deps.tierOf(caller.authorization), aggregate]);
+  const [tier, stored] = await Promise.all([
+    deps.tierOf(caller.authorization, caller.claims.tenantId),
+    aggregate,
+  ]);
   const [upgradeContexts] = await Promise.all([
     options.upgradeContexts
       ? fetchUpgradeContexts(tier, deps.upgradeContextOf, caller.authorization, deps.logger)
@@ -82,8 +94,13 @@ export async function readTenant(
   caller: Caller,
   options: { upgradeContexts: boolean },
 ): Promise<TenantRead> {
-  const loading = deps.aggregates.load(caller.claims.tenantId);
+  const loading = deps.readAggregate(caller.claims.tenantId);
   const tier = await callerTier(deps, caller, loading, options);
   const aggregate = await loading;
-  return { aggregate, tier, result: recomputeForRead(aggregate, tier, deps.now()) };
+  const now = deps.now();
+  const compute = () => recomputeForRead(aggregate, tier, now);
+  const result = deps.recomputeMemo
+    ? deps.recomputeMemo(aggregate, tier.tier, tier.upgradeContexts, now, compute)
+    : compute();
+  return { aggregate, tier, result };
 }

@@ -7,8 +7,11 @@ export interface TierView {
   readonly capabilities: readonly string[];
 }
 
-/** Asks entitlements for the tier of the token's tenant. */
-export type TierLookup = (authorization: string) => Promise<TierView>;
+/**
+ * Asks entitlements for the tier of the token's tenant (`tenantId` is the token's, for a cache
+ * keyed by tenant).
+ */
+export type TierLookup = (authorization: string, tenantId: string) => Promise<TierView>;
 
 /**
  * The tier assumed for a tenant adoption has never seen through an authenticated call: the

@@ -8,10 +8,15 @@ import {
 } from './domain/index.js';
 import type { TierView } from './tier.js';
 
-/** Asks entitlements what to offer the token's tenant for one capability. */
+/**
+ * Asks entitlements what to offer the token's tenant for one capability. The answer is a function
+ * of the tier and the capability only (entitlements' buildUpgradeContext), so `tierCode` (the
+ * tier adoption was told) lets a cache share it between tenants of one tier.
+ */
 export type UpgradeContextLookup = (
   capability: CapabilityKey,
   authorization: string,
+  tierCode: string,
 ) => Promise<UpgradeContext>;
 
 export interface UpgradeContextLogger {
@@ -43,7 +48,7 @@ export async function fetchUpgradeContexts(
 ): Promise<UpgradeContexts> {
   const capabilities = missingCapabilities(tier);
   const answers = await Promise.allSettled(
-    capabilities.map((capability) => lookup(capability, authorization)),
+    capabilities.map((capability) => lookup(capability, authorization, tier.tierCode)),
   );
   const contexts: Partial<Record<CapabilityKey, UpgradeContext>> = {};
   answers.forEach((answer, i) => {

@@ -109,7 +109,13 @@ describe('the drift watch', () => {
       // resolved risk does not move).
       expect(ours('transitions')).toBe(tenants.length);
       expect(ours('claimed')).toBeGreaterThanOrEqual(tenants.length);
-      for (const tenantId of tenants) expect((await signals(tenantId))[0]?.resolution).toBe(expected);
+      // Read on the bed's app, written by the replicas: served once their notices arrive
+      // (docs/adoption-model.md, "Read models").
+      for (const tenantId of tenants)
+        await waitFor(
+          `${tenantId} ${expected}`,
+          async () => (await signals(tenantId))[0]?.resolution === expected,
+        );
     }
   });
 

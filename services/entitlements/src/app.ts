@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts } from '@tap/contracts';
-import type { BatchConsumer } from '@tap/events';
+import { startChangeNotices, type BatchConsumer, type ChangeNotices } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
@@ -15,7 +15,7 @@ import {
 import { startUsageConsumer, type UsageConsumerOptions } from './events/start-usage-consumer.js';
 import { usageBatchHandler } from './events/usage-batch-handler.js';
 import { entitlementsHandlers } from './grpc/entitlements-handlers.js';
-import { noticeSubject, publishNotice, subscribeNotices } from './events/read-model-notices.js';
+import { noticeSubject } from './events/read-model-notices.js';
 import { createReadModelCache } from './operations/read-model-cache.js';
 import { notifyingUsage } from './store/notifying-usage.js';
 import { startCleanupJob, type CleanupJob } from './jobs/cleanup-job.js';
@@ -96,15 +96,10 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
       return { usage: view.doc, version: view.doc?.version ?? 0 };
     },
   });
-  let notices: { nc: NatsConnection; subject: string } | undefined;
+  let notices: ChangeNotices | undefined;
   const changed = (tenantId: string, version?: number): void => {
     reads.changed(tenantId, version);
-    if (notices)
-      publishNotice(
-        notices.nc,
-        notices.subject,
-        version === undefined ? { tenantId } : { tenantId, version },
-      );
+    notices?.publish(tenantId, version);
   };
   ops.usage = notifyingUsage(ops.usage, changed);
   const batchDeps: UsageBatchDeps = {
@@ -169,13 +164,13 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     },
     startReadModelNotices(nc) {
       const subject = noticeSubject(deps.config.events?.subjectPrefix ?? 'events');
-      notices = { nc, subject };
-      const subscription = subscribeNotices(nc, subject, (notice) =>
-        reads.changed(notice.tenantId, notice.version),
+      const started = startChangeNotices(nc, subject, (tenantId, version) =>
+        reads.changed(tenantId, version),
       );
+      notices = started;
       return () => {
         notices = undefined;
-        subscription.unsubscribe();
+        started.stop();
       };
     },
     reads,

@@ -58,7 +58,7 @@ export function journeyHandlers(
 
     GetCoverage: unaryHandler('AdoptionService/GetCoverage', deps.logger, async (_request, ctx) => {
       const caller = await callerOf(ctx.metadata, deps.verifier);
-      const loading = deps.aggregates.load(caller.claims.tenantId);
+      const loading = deps.readAggregate(caller.claims.tenantId);
       const { tier } = await callerTier(deps, caller, loading, { upgradeContexts: false });
       const aggregate = await loading;
       return coverageToWire(coverageCells({ facts: aggregate.facts, capabilities: tier.capabilities }));
@@ -68,7 +68,7 @@ export function journeyHandlers(
     ListRiskSignals: unaryHandler('AdoptionService/ListRiskSignals', deps.logger, async (request, ctx) => {
       const caller = await callerOf(ctx.metadata, deps.verifier);
       const limit = signalLimit(request.limit);
-      const aggregate = await deps.aggregates.load(caller.claims.tenantId);
+      const aggregate = await deps.readAggregate(caller.claims.tenantId);
       return { signals: activeSignals(aggregate.signals, limit).map(riskSignalToWire) };
     }),
 

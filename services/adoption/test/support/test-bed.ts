@@ -33,8 +33,13 @@ export interface TestBed {
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
   readonly publisher: EventPublisher;
-  /** Another adoption replica on the same database and stream (its own gRPC server unused). */
-  replica(): AdoptionApp;
+  /** The bed's NATS connection (read-model notices ride on it). */
+  readonly nc: NatsConnection;
+  /**
+   * Another adoption replica on the same database and stream (its own gRPC server unused), its
+   * read-model notices on the bed's connection like the bed's app.
+   */
+  replica(options?: ReadModelOptions): AdoptionApp;
   /** Starts a durable consumer of `app` (default: the bed's) and stops it on close. */
   startConsumer(app?: AdoptionApp): Promise<BatchConsumer>;
   setTier(tenantId: string, tierCode: string): Promise<void>;
@@ -43,8 +48,14 @@ export interface TestBed {
   close(): Promise<void>;
 }
 
+/** The read-model settings of an adoption app (AdoptionDeps). */
+export interface ReadModelOptions {
+  readonly readModelTtlMs?: number;
+  readonly readModelMaxTenants?: number;
+}
+
 /** What a test may change about the bed's adoption apps. */
-export interface TestBedOptions {
+export interface TestBedOptions extends ReadModelOptions {
   /** How the apps publish: by default straight through the bed's real publisher. */
   readonly publish?: (event: ProductEvent, publisher: EventPublisher) => Promise<unknown>;
 }
@@ -95,7 +106,13 @@ export async function openTestBed(
     duplicateWindowMs: 60_000,
   };
   const publisher = createEventPublisher(js, { subjectPrefix: namespace });
-  const build = () =>
+  const noticeStops: (() => void)[] = [];
+  // As main.ts does: every app publishes its writes and hears the others' (the read model).
+  const withNotices = (built: AdoptionApp): AdoptionApp => {
+    noticeStops.push(built.startReadModelNotices(nc));
+    return built;
+  };
+  const build = (readModel: ReadModelOptions = options) =>
     buildApp({
       config: { events, ...(driftWatch ? { driftWatch } : {}) },
       db,
@@ -106,8 +123,12 @@ export async function openTestBed(
       publish: (event) => (options.publish ? options.publish(event, publisher) : publisher.publish(event)),
       logger,
       now: clock.now,
+      ...(readModel.readModelTtlMs === undefined ? {} : { readModelTtlMs: readModel.readModelTtlMs }),
+      ...(readModel.readModelMaxTenants === undefined
+        ? {}
+        : { readModelMaxTenants: readModel.readModelMaxTenants }),
     });
-  const app = build();
+  const app = withNotices(build());
   await app.prepare();
   // Tests call adoption as the gateway does.
   const client = createClient(
@@ -127,7 +148,8 @@ export async function openTestBed(
     js,
     jsm: await jetstreamManager(nc),
     publisher,
-    replica: build,
+    nc,
+    replica: (readModel) => withNotices(build(readModel ?? {})),
     async startConsumer(which = app) {
       // Short redelivery backoff: tests that fail a delivery on purpose should not wait a second.
       const consumer = await which.startConsumer(nc, { retryBackoff: { initialMs: 50, maxMs: 200 } });
@@ -142,6 +164,7 @@ export async function openTestBed(
     },
     async close() {
       for (const consumer of consumers) await consumer.stop();
+      for (const stop of noticeStops) stop();
       client.close();
       entitlementsClient.close();
       operatorEntitlements.close();

@@ -1,0 +1,74 @@
+import type { NatsConnection, Subscription } from '@nats-io/nats-core';
+
+/** `{ tenantId, version? }` on core NATS after each write: other replicas drop older cached views. */
+export interface ChangeNotice {
+  readonly tenantId: string;
+  readonly version?: number;
+}
+
+/** A service's notice subject, beside (never inside) the event stream's prefix. */
+export function readModelNoticeSubject(subjectPrefix: string, service: string): string {
+  return `${subjectPrefix}-cache.${service}`;
+}
+
+/** Publishes a notice; a lost one costs at most the cache TTL of staleness on the other replicas. */
+export function publishChangeNotice(nc: NatsConnection, subject: string, notice: ChangeNotice): void {
+  try {
+    nc.publish(subject, JSON.stringify(notice));
+  } catch {
+    // A closed connection: the TTL bounds what the other replicas serve.
+  }
+}
+
+/** Hands every well-formed notice to `onNotice`; anything else is ignored. */
+export function subscribeChangeNotices(
+  nc: NatsConnection,
+  subject: string,
+  onNotice: (notice: ChangeNotice) => void,
+): Subscription {
+  return nc.subscribe(subject, {
+    callback: (error, msg) => {
+      if (error) return;
+      const notice = parseChangeNotice(msg.data);
+      if (notice) onNotice(notice);
+    },
+  });
+}
+
+/** The notice in `data`, or undefined for anything malformed (a notice is never trusted blindly). */
+export function parseChangeNotice(data: Uint8Array): ChangeNotice | undefined {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(data));
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { tenantId, version } = value as Record<string, unknown>;
+    if (typeof tenantId !== 'string' || tenantId.length > 128) return undefined;
+    if (version !== undefined && !(typeof version === 'number' && Number.isSafeInteger(version)))
+      return undefined;
+    return version === undefined ? { tenantId } : { tenantId, version };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Publishing and listening, wired to one cache's `changed`. */
+export interface ChangeNotices {
+  /** Tells the other replicas (call after this replica's own cache was told). */
+  publish(tenantId: string, version?: number): void;
+  stop(): void;
+}
+
+/** Listens for the other replicas' notices (handing them to `changed`) and publishes this one's. */
+export function startChangeNotices(
+  nc: NatsConnection,
+  subject: string,
+  changed: (tenantId: string, version?: number) => void,
+): ChangeNotices {
+  const subscription = subscribeChangeNotices(nc, subject, (notice) =>
+    changed(notice.tenantId, notice.version),
+  );
+  return {
+    publish: (tenantId, version) =>
+      publishChangeNotice(nc, subject, version === undefined ? { tenantId } : { tenantId, version }),
+    stop: () => subscription.unsubscribe(),
+  };
+}

@@ -1,0 +1,110 @@
+/** How long a cached view is served without asking the store again (the tier promise: 1 s). */
+export const DEFAULT_READ_MODEL_TTL_MS = 1_000;
+/** Views kept per cache; past it the least recently used one goes (a bound on memory). */
+export const DEFAULT_READ_MODEL_MAX_ENTRIES = 50_000;
+
+export interface VersionedCache<V, A = void> {
+  /** The key's view: cached while fresh and not older than any version written or told about. */
+  view(key: string, arg: A): Promise<V>;
+  /**
+   * A write of this replica or of another (told over NATS): views older than `version` are never
+   * served again; without a version the key's view is only dropped.
+   */
+  changed(key: string, version?: number): void;
+  /** Views held now (tests check the bound). */
+  size(): number;
+}
+
+export interface VersionedCacheSource<V, A = void> {
+  /** Loads the key's view from the store (the argument is what the load needs, e.g. a credential). */
+  readonly load: (key: string, arg: A) => Promise<V>;
+  /** The view's version: what `changed` compares with. Views without one return 0. */
+  readonly versionOf: (view: V) => number;
+  readonly ttlMs?: number;
+  readonly maxEntries?: number;
+  /** Milliseconds; the TTL clock. */
+  readonly now?: () => number;
+}
+
+interface Entry<V> {
+  readonly view: Promise<V>;
+  readonly expiresAt: number;
+  /** Bumped by changed(): a load started before it must not be stored over it. */
+  readonly generation: number;
+}
+
+/** Removes the oldest keys of an insertion-ordered map until it holds at most `max`. */
+function trim(map: Map<string, unknown>, max: number): void {
+  for (const key of map.keys()) {
+    if (map.size <= max) return;
+    map.delete(key);
+  }
+}
+
+/**
+ * An in-process read model: one view per key, kept at most `ttlMs`, concurrent misses sharing one
+ * load, at most `maxEntries` views (least recently used out first).
+ *
+ * Consistency rule: a replica never serves a version older than one it wrote or was told about.
+ * Every write bumps the stored version; the writer calls changed(key, version) (and publishes it
+ * for the other replicas). changed() raises the key's floor and drops the entry; a load that comes
+ * back below the floor (it raced the write) is not kept, and is loaded again before it is served.
+ * The TTL bounds staleness when a notice is lost.
+ */
+export function createVersionedCache<V, A = void>(source: VersionedCacheSource<V, A>): VersionedCache<V, A> {
+  const ttl = source.ttlMs ?? DEFAULT_READ_MODEL_TTL_MS;
+  const max = source.maxEntries ?? DEFAULT_READ_MODEL_MAX_ENTRIES;
+  const now = source.now ?? Date.now;
+  const entries = new Map<string, Entry<V>>();
+  const floors = new Map<string, number>();
+  const generations = new Map<string, number>();
+
+  const load = async (key: string, arg: A, attempt = 1): Promise<V> => {
+    const view = await source.load(key, arg);
+    // A primary that has not caught up (or a read that raced a write): read once more.
+    if (source.versionOf(view) < (floors.get(key) ?? 0) && attempt < 3) return load(key, arg, attempt + 1);
+    return view;
+  };
+
+  return {
+    view(key, arg) {
+      const cached = entries.get(key);
+      if (cached && cached.expiresAt > now()) {
+        // Most recently used goes last: trim() removes from the front.
+        entries.delete(key);
+        entries.set(key, cached);
+        return cached.view;
+      }
+      entries.delete(key);
+      const generation = generations.get(key) ?? 0;
+      const view = load(key, arg);
+      entries.set(key, { view, expiresAt: now() + ttl, generation });
+      trim(entries, max);
+      view.then(
+        (loaded) => {
+          const entry = entries.get(key);
+          const stale = source.versionOf(loaded) < (floors.get(key) ?? 0);
+          if (entry?.view === view && (stale || entry.generation !== (generations.get(key) ?? 0)))
+            entries.delete(key);
+        },
+        () => {
+          if (entries.get(key)?.view === view) entries.delete(key);
+        },
+      );
+      return view;
+    },
+    changed(key, version) {
+      if (version !== undefined && version > (floors.get(key) ?? 0)) {
+        floors.delete(key);
+        floors.set(key, version);
+        trim(floors, max);
+      }
+      const generation = (generations.get(key) ?? 0) + 1;
+      generations.delete(key);
+      generations.set(key, generation);
+      trim(generations, max);
+      entries.delete(key);
+    },
+    size: () => entries.size,
+  };
+}
