@@ -80,10 +80,10 @@ describe('login, refresh and logout', () => {
       unknown.push(await time(`ghost-${i}@nowhere.example`));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[2]!;
-    // argon2id at 19 MiB takes tens of milliseconds; a lookup alone well under one. The margin is
-    // wide (a fifth) because a loaded machine stretches either side (0.42 was seen at load 12);
-    // without the dummy verification the ratio falls near 0.01, so the test still fails then.
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.2);
+    // argon2id at 19 MiB takes tens of milliseconds, a lookup alone a few. The margin is wide (0.3)
+    // because a loaded machine stretches either side: 0.42 was measured at load 12 with the dummy
+    // verification in place, and a path without it costs only the lookup.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.3);
   });
 
   it('rotates the refresh token on every use', async () => {
