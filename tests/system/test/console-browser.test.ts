@@ -132,14 +132,13 @@ describe('the web console in Chromium', () => {
     // Someone else moves the journey after the page loaded it: the page's version is stale.
     const before = await stateVersion();
     await stack.publish(event(tenantId, 'user.invited', { invitationId: randomUUID() }, new Date()));
-    await page.waitForFunction(
-      async (v) => {
-        const response = await fetch('/api/v1/tenant/adoption/state');
-        return ((await response.json()) as { data: { version: number } }).data.version > v;
-      },
-      before,
-      { timeout: WAIT_MS, polling: 200 },
-    );
+    // Polled from here: the stored version must have moved before the click (the batched consumer
+    // applies the event some hundred milliseconds later, not at once).
+    const deadline = Date.now() + WAIT_MS;
+    while ((await stateVersion()) <= before) {
+      if (Date.now() > deadline) throw new Error(`the journey stayed at version ${before}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     await kickoff.getByLabel(/Evidence reference/).fill('crm:call-123');
     await kickoff.getByRole('button', { name: 'Mark as done' }).click();
     await page.getByText(/The journey changed while you were looking at it \(409\)/).waitFor();
