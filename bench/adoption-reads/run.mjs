@@ -33,7 +33,7 @@ const CONNECTIONS = 64;
 const TENANTS = CONNECTIONS;
 const EVENTS_PER_TENANT = 20;
 const SEED_WAIT_MS = 120_000;
-const ENDPOINTS = [
+const ALL_ENDPOINTS = [
   '/api/v1/tenant/adoption/state',
   '/api/v1/tenant/adoption/next-best-action',
   '/api/v1/tenant/adoption/coverage',
@@ -41,6 +41,9 @@ const ENDPOINTS = [
   '/api/v1/tenant/adoption/health-explanation',
   '/api/v1/tenant/adoption/success-plan',
 ];
+// BENCH_ENDPOINTS: a comma-separated part of the paths, to measure only those (profiling).
+const ONLY = process.env['BENCH_ENDPOINTS']?.split(',');
+const ENDPOINTS = ONLY ? ALL_ENDPOINTS.filter((p) => ONLY.some((o) => p.endsWith(o))) : ALL_ENDPOINTS;
 
 function event(tenantId, type, subject) {
   return { id: randomUUID(), type, tenantId, occurredAt: new Date().toISOString(), subject, data: {} };
