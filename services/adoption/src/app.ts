@@ -21,7 +21,7 @@ import {
 } from '@tap/events';
 import { createGrpcServer, unaryCall, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
-import { createVersionedCache, DEFAULT_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
+import { createVersionedCache, NOTICED_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import type { TokenVerifier } from '@tap/tokens';
 import type { Db } from 'mongodb';
@@ -87,7 +87,8 @@ export interface AdoptionDeps {
   readonly now?: () => Date;
   readonly newId?: () => string;
   /**
-   * How long a cached aggregate is served when no notice says it changed (DEFAULT_READ_MODEL_TTL_MS);
+   * How long a cached aggregate (or plan chain) is served when no notice says it changed
+   * (NOTICED_READ_MODEL_TTL_MS: what a lost notice costs at most);
    * the tier and upgrade contexts asked of entitlements are kept 1 s whatever this is.
    */
   readonly readModelTtlMs?: number;
@@ -160,7 +161,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const reads = createVersionedCache<TenantAggregate>({
     load: (tenantId) => stored.load(tenantId),
     versionOf: (aggregate) => aggregate.version,
-    ttlMs: deps.readModelTtlMs ?? DEFAULT_READ_MODEL_TTL_MS,
+    ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
   });
   let notices: ChangeNotices | undefined;
@@ -174,7 +175,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const planReads = createVersionedCache<readonly SuccessPlan[]>({
     load: (tenantId) => storedPlans.chain(tenantId),
     versionOf: (chain) => chain.length,
-    ttlMs: deps.readModelTtlMs ?? DEFAULT_READ_MODEL_TTL_MS,
+    ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
   });
   let planNotices: ChangeNotices | undefined;
