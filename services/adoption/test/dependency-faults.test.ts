@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GrpcStatus, isRemoteCallError, unaryCall } from '@tap/grpc-kit';
+import { GrpcStatus, isDependencyUnavailable, isRemoteCallError, unaryCall } from '@tap/grpc-kit';
+import { MongoClient } from 'mongodb';
 import { startLocalServer, waitFor, type StartedServer } from '@tap/testkit';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
@@ -82,4 +83,27 @@ describe('adoption when entitlements is too slow to answer', () => {
     );
     expect(after).toEqual(['OK', 'OK', 'OK']);
   }, 120_000);
+
+  // Seen in the read bench as it stopped: a call still in its handler when the process closed its
+  // database client got MongoClientClosedError and left as INTERNAL. Depending on where the
+  // operation was, the driver says MongoClientClosedError or MongoExpiredSessionError.
+  it('counts a database client closed under a call in flight as unavailable, not as a bug', async () => {
+    const client = new MongoClient(entitlementsDb.url, { serverSelectionTimeoutMS: 10_000 });
+    await client.connect();
+    const docs = client.db('faults_closed').collection<{ _id: string }>('docs');
+    await docs.insertOne({ _id: 'a' });
+    process.kill(entitlementsDb.pid!, 'SIGSTOP');
+    paused = true;
+    const inFlight = docs.findOne({ _id: 'a' }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    const closing = client.close(true);
+    const error = await inFlight;
+    process.kill(entitlementsDb.pid!, 'SIGCONT');
+    paused = false;
+    await closing;
+    expect(error).toBeInstanceOf(Error);
+    expect(isDependencyUnavailable(error)).toBe(true);
+  }, 60_000);
 });
