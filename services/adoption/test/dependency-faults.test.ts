@@ -46,9 +46,9 @@ describe('adoption when entitlements is too slow to answer', () => {
   it('answers reads and a completion UNAVAILABLE (HTTP 503), never INTERNAL, and recovers', async () => {
     const [warm, fresh] = [randomUUID(), randomUUID()];
     await bed.setTier(warm, 'CORE');
-    // Never read before the pause: neither adoption's 1 s tier cache nor entitlements' read
-    // model holds its tier, so the lookup has to reach entitlements' database.
-    await bed.setTier(fresh, 'CORE');
+    // Never written nor read before the pause: neither adoption's 1 s tier cache nor
+    // entitlements' read model can hold its tier, so the lookup has to reach entitlements'
+    // database (a tenant without an assignment is on the entry tier).
     const as = async (tenantId: string) => ({ ...(await bed.as(tenantId)), deadlineMs: CALLER_DEADLINE_MS });
     const warmAuth = await as(warm);
     const auth = await as(fresh);
