@@ -9,6 +9,20 @@ describe('isDependencyUnavailable', () => {
     expect(isDependencyUnavailable(new Error('Connection is closed.'))).toBe(true);
   });
 
+  it('recognises the driver errors of a closed client, a cleared pool and a timed-out wait', () => {
+    for (const name of [
+      'MongoClientClosedError',
+      'MongoExpiredSessionError',
+      'MongoPoolClearedError',
+      'MongoWaitQueueTimeoutError',
+      'MongoOperationTimeoutError',
+    ])
+      expect(isDependencyUnavailable(Object.assign(new Error('driver'), { name }))).toBe(true);
+    expect(isDependencyUnavailable(Object.assign(new Error('bad query'), { name: 'MongoServerError' }))).toBe(
+      false,
+    );
+  });
+
   it('leaves bugs and non-errors alone (they stay INTERNAL)', () => {
     expect(isDependencyUnavailable(new TypeError('x is undefined'))).toBe(false);
     expect(isDependencyUnavailable('Connection is closed')).toBe(false);

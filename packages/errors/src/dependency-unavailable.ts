@@ -9,6 +9,16 @@ const UNAVAILABLE_ERROR_NAMES = new Set([
   'MongoNetworkTimeoutError',
   'MongoNotConnectedError',
   'MongoTopologyClosedError',
+  // The client closed under an operation in flight (a process stopping while a call is still in
+  // its handler); which of the two depends on where the operation was. We use no explicit
+  // sessions, so an expired one only ever comes from a closed client.
+  'MongoClientClosedError',
+  'MongoExpiredSessionError',
+  // A pool cleared after a network error, a checkout that waited too long, an operation past its
+  // timeoutMS: an overloaded or unreachable server, not a bug.
+  'MongoPoolClearedError',
+  'MongoWaitQueueTimeoutError',
+  'MongoOperationTimeoutError',
   'DependencyUnavailableError',
 ]);
 

@@ -17,7 +17,7 @@ export {
   LOAD_BALANCING_CONFIG,
   READ_RETRY_POLICY,
 } from './create-client.js';
-export { RemoteCallError, isRemoteCallError, localCallError } from './remote-error.js';
+export { RemoteCallError, isRemoteCallError, isRemoteUnavailable, localCallError } from './remote-error.js';
 export {
   ERROR_CODE_KEY,
   ERROR_DETAILS_KEY,

@@ -1,4 +1,4 @@
-import { Metadata, type status, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { ERROR_CODE_KEY, ERROR_DETAILS_KEY } from './error-mapping.js';
 
 /**
@@ -43,4 +43,19 @@ export function localCallError(code: status, details: string): RemoteCallError {
 
 export function isRemoteCallError(value: unknown): value is RemoteCallError {
   return value instanceof RemoteCallError;
+}
+
+/**
+ * Statuses of a call to another service that mean "too slow or not reachable right now": the
+ * callee's own UNAVAILABLE and a deadline that passed before it answered.
+ */
+const UNAVAILABLE_STATUSES: ReadonlySet<status> = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED]);
+
+/**
+ * True for a failed call to another service that a handler should pass on as UNAVAILABLE (503 at
+ * the gateway) rather than INTERNAL: an overloaded dependency is not a bug of ours. Any other
+ * status left unhandled by a handler still is one, and stays INTERNAL.
+ */
+export function isRemoteUnavailable(value: unknown): boolean {
+  return isRemoteCallError(value) && UNAVAILABLE_STATUSES.has(value.grpcStatus);
 }

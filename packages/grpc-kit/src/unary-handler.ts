@@ -10,6 +10,7 @@ import { isDependencyUnavailable, isDomainError } from '@tap/errors';
 import { errorMetadata, safeStatusMessage, STATUS_BY_KIND } from './error-mapping.js';
 import { extractTraceContext } from './trace-metadata.js';
 import { reportRpc } from './rpc-observer.js';
+import { isRemoteUnavailable } from './remote-error.js';
 
 export interface CallContext {
   readonly metadata: Metadata;
@@ -30,8 +31,9 @@ const internal = (): Failure => ({ code: status.INTERNAL, details: 'internal err
 /**
  * Adapts an async function to a grpc-js unary handler: the callback is called once (again only
  * with a plain INTERNAL, if grpc-js threw while sending the first answer);
- * a DomainError becomes its status with the stable code in trailing metadata; anything else is
- * logged and answered INTERNAL with no detail (never a stack trace to the caller). The handler
+ * a DomainError becomes its status with the stable code in trailing metadata; an unavailable
+ * dependency (our drivers' connection errors, another service's UNAVAILABLE or DEADLINE_EXCEEDED)
+ * becomes UNAVAILABLE; anything else is logged and answered INTERNAL with no detail (never a stack trace to the caller). The handler
  * runs in a SERVER span that continues the caller's trace. Each finished call is reported to the
  * process's RpcObserver (see setRpcObserver) with its status code and duration.
  *
@@ -122,7 +124,9 @@ function failureOf(error: unknown, method: string, logger: HandlerLogger, span: 
       metadata: errorMetadata(error.code, error.details),
     };
   }
-  if (isDependencyUnavailable(error)) {
+  // A service this handler called (entitlements for adoption's tier) that did not answer in time
+  // is as unavailable as our own database: the caller retries, the gateway answers 503.
+  if (isDependencyUnavailable(error) || isRemoteUnavailable(error)) {
     span?.setStatus({ code: SpanStatusCode.ERROR, message: 'dependency unavailable' });
     const details = 'a dependency is unavailable, retry later';
     return { code: status.UNAVAILABLE, details };

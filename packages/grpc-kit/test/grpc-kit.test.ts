@@ -43,6 +43,20 @@ describe('grpc-kit over a real gRPC server', () => {
         return { accessToken: 'late', expiresIn: 1 };
       }),
       GetJwks: unaryHandler('GetJwks', silent, async () => ({ keys: [] })),
+      // Handlers that call another service (here: this one) and let its failure through.
+      CreateUser: unaryHandler('CreateUser', silent, async () => {
+        await unaryCall(
+          client,
+          'IssueAccessToken',
+          { tenantId: 't', role: '', scopes: [], subject: '' },
+          { deadlineMs: 50 },
+        );
+        return { id: 'u', tenantId: 't', email: 'e', role: 'OWNER', createdAt: '' };
+      }),
+      SetUserPassword: unaryHandler('SetUserPassword', silent, async () => {
+        await unaryCall(client, 'CreateTenant', { name: 'x', slug: '' });
+        return { id: 'u', tenantId: 't', email: 'e', role: 'OWNER', createdAt: '' };
+      }),
     };
     server = createGrpcServer(
       [
@@ -111,6 +125,19 @@ describe('grpc-kit over a real gRPC server', () => {
     expect(late?.aborted).toBe(true);
     // grpc-js says 'cancelled' after an answered call too; by now it has for GetTenant.
     expect(signals['GetTenant']?.aborted).toBe(false);
+  });
+
+  it('answers UNAVAILABLE when a service it called did not answer in time, INTERNAL for its other failures', async () => {
+    const slow = await failure(
+      unaryCall(client, 'CreateUser', { tenantId: 't', role: 'OWNER' }, { deadlineMs: 5_000 }),
+    );
+    expect(slow.grpcStatus).toBe(GrpcStatus.UNAVAILABLE);
+    expect(slow.message).toBe('a dependency is unavailable, retry later');
+    // A downstream refusal the handler did not map is a bug of ours, not an outage.
+    const refused = await failure(
+      unaryCall(client, 'SetUserPassword', { email: 'e', password: 'p' }, { deadlineMs: 5_000 }),
+    );
+    expect(refused.grpcStatus).toBe(GrpcStatus.INTERNAL);
   });
 
   it('answers grpc.health.v1 SERVING while up', async () => {

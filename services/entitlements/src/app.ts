@@ -149,6 +149,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
       const events: EventsConfig | undefined = deps.config.events;
       if (!events) throw new TypeError('config.events is required to start the usage consumer');
       const logger = deps.logger.child({ component: 'usage-counter' });
+      let stopping = false;
       const handleBatch = usageBatchHandler({
         count: (tenantId, items) =>
           countUsageEvents(
@@ -156,8 +157,9 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
             tenantId,
             items,
           ),
+        stopping: () => stopping,
       });
-      return startUsageConsumer(nc, {
+      const consumer = await startUsageConsumer(nc, {
         events,
         handleBatch,
         rejected: rejectedEvents,
@@ -165,6 +167,16 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
         now,
         ...options,
       });
+      return {
+        durableName: consumer.durableName,
+        owning: () => consumer.owning(),
+        stats: () => consumer.stats(),
+        // The batch in hand finishes the tenants it has begun and hands the rest back.
+        stop: async () => {
+          stopping = true;
+          await consumer.stop();
+        },
+      };
     },
     startReadModelNotices(nc) {
       const subject = noticeSubject(deps.config.events?.subjectPrefix ?? 'events');

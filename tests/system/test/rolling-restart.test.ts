@@ -68,6 +68,11 @@ describe('a rolling restart of every service under load', () => {
           .join('; ') +
         `; slowest ${Math.max(...outcomes.map((o) => o.ms))} ms; not 200: ${outcomes.filter((o) => o.status !== 200).length}\n`,
     );
+    // A process that did not stop cleanly (exit 1: its shutdown outlasted the grace) says why.
+    for (const roll of rolls.filter((r) => r.code !== 0))
+      process.stdout.write(
+        `${roll.service} exited ${roll.code}; its logs:\n${stack.logs(roll.service).slice(-20_000)}\n`,
+      );
     expect(rolls.map((r) => [r.service, r.code])).toEqual(ROLL_ORDER.map((name) => [name, 0]));
     for (const roll of rolls) expect(roll.exitedAt - roll.signalledAt).toBeLessThan(5_000);
     expect(outcomes.length).toBeGreaterThan(100);

@@ -1,127 +1,37 @@
-/** The shapes the console reads, as the gateway's OpenAPI document declares them. */
+import type { operations } from '@tap/client';
 
-export interface TierRef {
-  code: string;
-  name: string;
-}
+/**
+ * The shapes the console reads, taken from @tap/client's types, which are generated from the
+ * gateway's OpenAPI document: a route whose response schema changes changes these, and the
+ * console's type check fails where a page relies on the old shape (they used to be written by
+ * hand and could drift from the routes unnoticed).
+ */
 
-export interface UpgradeContext {
-  capability: string;
-  frictionType: string;
-  upgradeAvailable: boolean;
-  currentTier: TierRef;
-  targetTier?: TierRef;
-  headline: string;
-  featureHighlights: string[];
-  cta: string;
-}
+/** The JSON body of an operation's answer with `status`. */
+type BodyOf<K extends keyof operations, S extends number> =
+  operations[K]['responses'] extends Record<S, { content: { 'application/json': infer B } }> ? B : never;
 
-export interface Milestone {
-  key: string;
-  chapter: number;
-  internalStage: string;
-  status: string;
-  completionMode: string;
-  triggerEvent: string;
-  dependsOn: string[];
-  displayOrder: number;
-  requiredCapability: string | null;
-  paidTeaser: boolean;
-  lockedReasons: { unmetDependencyKey: string }[];
-  completedAt: string | null;
-  upgradeContext: UpgradeContext | null;
-}
+/**
+ * The `data` of an operation's envelope for `status` (200 unless said); of the bodies that carry
+ * one, where an answer has several (a magic link's "pending approval" has none).
+ */
+type DataOf<K extends keyof operations, S extends number = 200> = Extract<
+  BodyOf<K, S>,
+  { data: unknown }
+>['data'];
 
-export interface AdoptionState {
-  companyId: string;
-  currentMaturityRung: string;
-  pathProfile: string;
-  healthScore: number | null;
-  healthBand: string;
-  networkDensity: number;
-  lastRecomputedAt: string;
-  version: number;
-  milestones: Milestone[];
-}
-
-export interface NextBestAction {
-  nextBestAction: (Milestone & { unlocks: number; becauseOf: string }) | null;
-  nextUpgradePrompt: UpgradeContext | null;
-}
-
-export interface HealthExplanation {
-  healthScore: number | null;
-  healthBand: string;
-  bandReason: string;
-  rungReason: string;
-  summary: string;
-  components: { code: string; present: boolean; points: number; reason: string }[];
-}
-
-export interface CoverageCell {
-  key: string;
-  label: string;
-  capable: boolean;
-  achieved: boolean;
-  count: number;
-  viewedCount: number;
-}
-
-export interface RiskSignal {
-  id: string;
-  kind: string;
-  severity: string;
-  resolution: string;
-  escalatedToHuman: boolean;
-  detectedAt: string;
-}
-
-export interface SuccessPlan {
-  id: string;
-  title: string;
-  targetDate: string;
-  status: string;
-  renewedFromId: string | null;
-  objectives: { label: string; milestoneKeys: string[]; met: boolean }[];
-  createdAt: string;
-}
-
-export interface UsageReport {
-  tier: TierRef;
-  limits: Record<string, { current: number; limit: number | null; unlimited: boolean }>;
-  rateLimits: Record<string, { current: number; limit: number; resetsAt: string }>;
-  warnings: { limit: string; level: string; percentUsed: number; message: string }[];
-}
-
-export interface OAuthClient {
-  clientId: string;
-  name: string;
-  scopes: string[];
-  createdAt: string;
-  secretRotatedAt: string;
-}
-
-export interface JoinRequest {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  status: string;
-  createdAt: string;
-}
-
-export interface Tenant {
-  id: string;
-  name: string;
-  slug: string;
-  subscriptionTier: string;
-}
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  role: string;
-  firstName: string;
-  lastName: string;
-  tenant: Tenant;
-}
+export type AdoptionState = DataOf<'getAdoptionState'>;
+export type Milestone = AdoptionState['milestones'][number];
+export type UpgradeContext = DataOf<'getUpgradeContext'>;
+export type TierRef = UpgradeContext['currentTier'];
+export type NextBestAction = DataOf<'getNextBestAction'>;
+export type HealthExplanation = DataOf<'getHealthExplanation'>;
+export type CoverageCell = DataOf<'getCoverage'>['cells'][number];
+export type RiskSignal = DataOf<'listRiskSignals'>['signals'][number];
+export type SuccessPlan = NonNullable<DataOf<'getSuccessPlan'>>;
+export type UsageReport = DataOf<'getUsage'>;
+export type OAuthClient = DataOf<'listOAuthClients'>['clients'][number];
+export type JoinRequest = DataOf<'listJoinRequests'>['requests'][number];
+export type Tenant = DataOf<'getTenant'>;
+/** The signed-in user as the browser sign-ins answer it (password, magic link, SSO). */
+export type SessionUser = DataOf<'redeemMagicLink'>['user'];

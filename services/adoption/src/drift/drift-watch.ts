@@ -7,6 +7,15 @@ import { UNSEEN_TIER } from '../tier.js';
 /** Tenants one pass looks at, at most; the rest wait for the next tick, most overdue first. */
 export const DRIFT_BATCH_SIZE = 100;
 
+/**
+ * How soon a tenant whose drift write lost to another writer is due again. The winner usually
+ * wrote the same or a newer truth, but a consumer write recomputed just before a ladder step was
+ * due can land after the pass read the tenant: its ledger lacks the step, and the pass has moved
+ * the schedule to the next step (days away). The next pass looks again and finds either nothing
+ * to do or the step to record.
+ */
+export const SUPERSEDED_RECHECK_MS = 1_000;
+
 export interface DriftWatchDeps {
   readonly aggregates: AggregatesRepository;
   readonly drift: DriftRepository;
@@ -51,8 +60,10 @@ async function checkTenant(
   // Scheduled before the ledger write: a check that comes too early finds nothing to do, one
   // that never comes would leave a risk unwatched.
   await deps.drift.schedule(due.tenantId, nextCheck);
-  if (!(await deps.drift.record(due.tenantId, aggregate, derived, now)))
+  if (!(await deps.drift.record(due.tenantId, aggregate, derived, now))) {
+    await deps.drift.schedule(due.tenantId, new Date(now.getTime() + SUPERSEDED_RECHECK_MS));
     return { outcome: 'superseded', moved: 0 };
+  }
   if (transitions.length > 0) deps.onTransitions(due.tenantId, transitions);
   return { outcome: 'recorded', moved: transitions.length };
 }
@@ -61,8 +72,8 @@ async function checkTenant(
  * One drift-watch pass: each tenant whose check is due is claimed (an insert, so replicas
  * running the pass at once split the tenants instead of sharing them), recomputed as of now with
  * its stored tier snapshot, and its ledger stored if nothing moved since the read. A write that
- * lost to the consumer or another replica is dropped: the winner wrote the same or a newer
- * truth, and no ladder move is reported twice.
+ * lost to the consumer or another replica is dropped (no ladder move is reported twice) and the
+ * tenant is looked at again by the next pass (SUPERSEDED_RECHECK_MS).
  */
 export async function runDriftPass(deps: DriftWatchDeps): Promise<DriftPassReport> {
   const due = await deps.drift.due(deps.now(), DRIFT_BATCH_SIZE);

@@ -58,6 +58,11 @@ export interface ReadModelOptions {
 export interface TestBedOptions extends ReadModelOptions {
   /** How the apps publish: by default straight through the bed's real publisher. */
   readonly publish?: (event: ProductEvent, publisher: EventPublisher) => Promise<unknown>;
+  /**
+   * Where entitlements keeps its database: by default the run's shared server; a test that pauses
+   * entitlements' database (SIGSTOP) passes a server of its own, so no other suite is held up.
+   */
+  readonly entitlementsMongoUrl?: string;
 }
 
 /** Builds adoption and entitlements in this process against the run's real FerretDB and NATS. */
@@ -70,7 +75,10 @@ export async function openTestBed(
   const namespace = testNamespace(label);
   const mongo = new MongoClient(urls.mongoUrl);
   const db = mongo.db(`${namespace}_adoption`);
-  const entitlementsDb = mongo.db(`${namespace}_entitlements`);
+  const entitlementsMongo = options.entitlementsMongoUrl
+    ? new MongoClient(options.entitlementsMongoUrl)
+    : mongo;
+  const entitlementsDb = entitlementsMongo.db(`${namespace}_entitlements`);
   const clock = testClock();
   const tokens = await testTokens();
   const revocations = await testRevocations(namespace);
@@ -175,6 +183,7 @@ export async function openTestBed(
       await nc.drain();
       await Promise.all([db.dropDatabase(), entitlementsDb.dropDatabase()]);
       await mongo.close();
+      if (entitlementsMongo !== mongo) await entitlementsMongo.close();
     },
   };
 }

@@ -7,6 +7,8 @@ export const TENANT_WRITE_CONCURRENCY = 16;
 export interface UsageBatchHandlerDeps {
   /** The countUsageEvents operation, bound: counts one tenant's events, records the refused ones. */
   readonly count: (tenantId: string, events: readonly SequencedProductEvent[]) => Promise<CountedUsageEvents>;
+  /** True once the process is stopping: groups not begun yet are handed back, not counted. */
+  readonly stopping?: () => boolean;
 }
 
 /**
@@ -21,6 +23,13 @@ export function usageBatchHandler(deps: UsageBatchHandlerDeps): BatchHandler {
     let next = 0;
     const worker = async (): Promise<void> => {
       for (let group = groups[next++]; group; group = groups[next++]) {
+        // A stop must not wait for hundreds of tenant writes (a rolling restart saw the shutdown
+        // outlast its 4.5 s grace and exit 1): what is not begun goes back to the stream and the
+        // next owner counts it.
+        if (deps.stopping?.()) {
+          outcomes.set(group.tenantId, { kind: 'retry', reason: 'stopping' });
+          continue;
+        }
         outcomes.set(group.tenantId, await countGroup(deps, group));
       }
     };
