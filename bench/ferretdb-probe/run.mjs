@@ -180,6 +180,14 @@ async function probe(db, kind, size) {
     ),
   );
   await add(`bulkWrite of ${BULK} conditional updateOne, per update`, bulk / BULK);
+  const side = await time((n) =>
+    Promise.all(
+      Array.from({ length: BULK }, (_, j) =>
+        coll.updateOne({ _id: pick(n * BULK + j), lastSeq: 0 }, { $inc: { version: 1 } }),
+      ),
+    ),
+  );
+  await add(`${BULK} conditional updateOne side by side, per update`, side / BULK);
   await add('insertOne (new _id)', await time((n) => coll.insertOne(doc(make(size + n), size + n))));
   return rows;
 }
