@@ -184,12 +184,9 @@ describe('the cost of a tenant lookup on the real Mongo-wire server', () => {
 
   it("finds a tenant's usage document through the _id index, also under the batch write's conditions", async () => {
     const tenantId = randomUUID();
-    await usageBatchStore(db).apply(
-      tenantId,
-      await usageBatchStore(db).read(tenantId, []),
-      { increments: [], settled: [], lastSeq: 1, recentEventIds: [] },
-      NOW,
-    );
+    const store = usageBatchStore(db);
+    const write = { increments: [], settled: [], lastSeq: 1, recentEventIds: [] };
+    expect(await store.apply(tenantId, await store.read(tenantId, []), write, NOW)).toBe(true);
     expect(await usesIdIndex({ _id: tenantId })).toBe('index');
     const fenced = { _id: tenantId, lastSeq: 1, version: 1, 'counters.MAX_USERS.used': { $gte: 1 } };
     expect(await usesIdIndex(fenced)).toBe('index');
