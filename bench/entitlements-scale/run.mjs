@@ -253,7 +253,12 @@ async function main() {
       const { perSecond, p50, p99 } = median(runs);
       const rates = runs.map((r) => r.perSecond);
       const range = `${Math.min(...rates)}–${Math.max(...rates)}`;
-      results.history.push({ history, perSecond, p50, p99, range });
+      // Each round runs the three histories back to back: their ratio within a round is the
+      // least disturbed by the machine's load drifting between rounds.
+      const first = historyRuns.get(HISTORIES[0] ?? 0) ?? [];
+      const ratios = runs.map((r, i) => r.perSecond / (first[i]?.perSecond ?? NaN)).sort((x, y) => x - y);
+      const ratio = ratios[Math.floor(ratios.length / 2)] ?? NaN;
+      results.history.push({ history, perSecond, p50, p99, range, ratio });
       console.log(
         JSON.stringify({ case: `history ${history}, median of ${runs.length}`, perSecond, p50, p99, range }),
       );
@@ -341,6 +346,8 @@ async function main() {
   console.log(
     `history medians against 100 prior events: ${results.history
       .map((h) => `${h.history}: ×${(h.perSecond / base).toFixed(2)}`)
+      .join(', ')}; median of the per-round ratios: ${results.history
+      .map((h) => `${h.history}: ×${h.ratio.toFixed(2)}`)
       .join(', ')}`,
   );
   const bare = results.reads[0]?.perSecond ?? 1;
