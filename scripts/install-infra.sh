@@ -32,11 +32,15 @@ fi
 
 # The version is read into a variable first: under pipefail, `… | grep -q` fails whenever grep
 # exits before the writer finished (SIGPIPE), and the check then rebuilt a binary that was fine.
+# Our patches to FerretDB (scripts/ferretdb/*.patch, docs/foundation.md "FerretDB's limits"): the
+# build is stamped with their checksum beside the binary, so a changed patch rebuilds it once.
+ferretdb_patches=$(cat "$root"/scripts/ferretdb/*.patch | sha256sum | cut -c1-16)
 installed_ferretdb=$([ -x "$bin_dir/ferretdb" ] && "$bin_dir/ferretdb" --version 2>/dev/null || true)
-if [[ "$installed_ferretdb" == *"$ferretdb_version"* ]]; then
+installed_patches=$(cat "$bin_dir/ferretdb.patches" 2>/dev/null || true)
+if [[ "$installed_ferretdb" == *"$ferretdb_version"* && "$installed_patches" == "$ferretdb_patches" ]]; then
   :
 else
-  say "building FerretDB $ferretdb_version (once; about a minute)"
+  say "building FerretDB $ferretdb_version with scripts/ferretdb/*.patch (once; about a minute)"
   # `go install ...@v1.24.2` is the usual way, but the module proxy refuses the version
   # list that `go install` asks for (deprecation check), and the module zip ships an empty
   # build/version/version.txt that makes the binary panic at start. So: download the exact
@@ -49,10 +53,14 @@ else
   cp -r "$mod_dir/." "$build_dir/"
   chmod -R u+w "$build_dir"
   echo "$ferretdb_version" > "$build_dir/build/version/version.txt"
+  for p in "$root"/scripts/ferretdb/*.patch; do
+    (cd "$build_dir" && patch -s -p1 < "$p") || { say "FerretDB patch $p does not apply"; exit 1; }
+  done
   if ! (cd "$build_dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -o "$bin_dir/ferretdb" ./cmd/ferretdb); then
     say "plain build failed; retrying with -ldflags=-checklinkname=0"
     (cd "$build_dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$bin_dir/ferretdb" ./cmd/ferretdb)
   fi
+  echo "$ferretdb_patches" > "$bin_dir/ferretdb.patches"
 fi
 
 bash "$root/scripts/install-schemathesis.sh"

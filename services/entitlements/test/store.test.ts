@@ -169,3 +169,26 @@ describe('the tier assignments', () => {
     expect((await tiers.findOrCreate(tenantId, NOW)).tierCode).toBe('ENTERPRISE');
   });
 });
+
+describe('the cost of a tenant lookup on the real Mongo-wire server', () => {
+  // FerretDB v1.24 on SQLite, as released, answers every one of these with a scan of the whole
+  // collection (docs/foundation.md, "FerretDB's limits"); our build is patched
+  // (scripts/ferretdb/sqlite-id-index.patch). The plan, not a timing, is what is checked.
+  const usesIdIndex = async (filter: Record<string, unknown>): Promise<string> => {
+    const explained = await db.command({ explain: { find: 'usage', filter } });
+    const plan = JSON.stringify(explained['queryPlanner'] ?? {});
+    if ((explained['serverInfo'] as { ferretdbVersion?: string } | undefined)?.ferretdbVersion)
+      return explained['filterPushdown'] === true && /USING INDEX \S+__id_/.test(plan) ? 'index' : plan;
+    return /IDHACK|EXPRESS_IXSCAN|"indexName":"_id_"/.test(plan) ? 'index' : plan;
+  };
+
+  it("finds a tenant's usage document through the _id index, also under the batch write's conditions", async () => {
+    const tenantId = randomUUID();
+    const store = usageBatchStore(db);
+    const write = { increments: [], settled: [], lastSeq: 1, recentEventIds: [] };
+    expect(await store.apply(tenantId, await store.read(tenantId, []), write, NOW)).toBe(true);
+    expect(await usesIdIndex({ _id: tenantId })).toBe('index');
+    const fenced = { _id: tenantId, lastSeq: 1, version: 1, 'counters.MAX_USERS.used': { $gte: 1 } };
+    expect(await usesIdIndex(fenced)).toBe('index');
+  });
+});

@@ -130,6 +130,25 @@ describe('the batched usage counter', () => {
     await stopAll();
   });
 
+  it('folds on the stored counters when another writer changed the tenant since its last batch', async () => {
+    const tenantId = randomUUID();
+    await bed.setTier(tenantId, 'ENTERPRISE');
+    await start();
+    await publisher.publish(productEvent(tenantId, 'connection.accepted', { connectionId: 'c1' }));
+    await consumerSettled(bed);
+    // A reserve is written beside the counter (not through it): used 1 → 3, and the version moves.
+    const auth = await as(bed, tenantId);
+    const hold = { action: 'CREATE_CONNECTION', units: 2, idempotencyKey: 'two-more' };
+    expect((await unaryCall(bed.client, 'Reserve', hold, auth)).granted).toBe(true);
+    // Three removals clamp at 0 against the stored 3; against the counter's own last write (1)
+    // they would clamp at 1 removal and leave 2.
+    for (const id of ['c1', 'c2', 'c3'])
+      await publisher.publish(productEvent(tenantId, 'connection.removed', { connectionId: id }));
+    await consumerSettled(bed);
+    expect((await counts(tenantId))['MAX_CONNECTIONS']).toBe(0);
+    await stopAll();
+  });
+
   it('never refuses a reservation because events for the same tenant are being counted', async () => {
     const tenantId = randomUUID();
     await bed.setTier(tenantId, 'ENTERPRISE');
