@@ -56,7 +56,11 @@ const CASES = [
 const ONLY = process.env['BENCH_ENDPOINTS']?.split(',');
 const MEASURED = ONLY ? CASES.filter((c) => ONLY.some((o) => c.path.includes(o))) : CASES;
 
-/** @param {string} tenantId @param {string} type @param {Record<string, string>} subject */
+/**
+ * @param {string} tenantId @param {import('@tap/contracts').ProductEventKind} type
+ * @param {Record<string, string>} subject
+ * @returns {import('@tap/contracts').ProductEvent}
+ */
 function event(tenantId, type, subject) {
   return { id: randomUUID(), type, tenantId, occurredAt: new Date().toISOString(), subject, data: {} };
 }
@@ -201,7 +205,7 @@ async function main() {
           `${c.method ?? 'GET'} ${c.path.replace('/api/v1', '')}`,
           pids,
           {
-            port,
+            port: port ?? 0,
             ...c,
             authorizations,
             connections: CONNECTIONS,
