@@ -10,7 +10,13 @@ import { createRateLimitRedis } from '@tap/ratelimit';
 import { redisSessionRevocations } from '@tap/service-auth';
 import { testIdentity } from '@tap/testkit';
 import { createLogger } from '@tap/telemetry';
-import { createTokenSigner, createTokenVerifier, generateSigningKey, importPrivateKey } from '@tap/tokens';
+import {
+  createTokenSigner,
+  createTokenVerifier,
+  createVerificationCache,
+  generateSigningKey,
+  importPrivateKey,
+} from '@tap/tokens';
 import { MongoClient } from 'mongodb';
 
 const TOKENS = { issuer: 'https://identity.adoption-bench', audience: 'tap-api' };
@@ -31,7 +37,9 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
     privateKey: await importPrivateKey(key.privateJwk),
     ...TOKENS,
   });
-  const verifier = createTokenVerifier({ ...TOKENS, fetchJwks: async () => ({ keys: [key.publicJwk] }) });
+  const keySet = createTokenVerifier({ ...TOKENS, fetchJwks: async () => ({ keys: [key.publicJwk] }) });
+  // As in production, each service remembers the tokens it verified (its own cache).
+  const verifier = () => createVerificationCache(keySet);
   const mongo = new MongoClient(urls.mongoUrl);
   const db = mongo.db(`${prefix}_adoption`);
   const entitlementsDb = mongo.db(`${prefix}_entitlements`);
@@ -43,7 +51,7 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
   const entitlements = buildEntitlements({
     config: {},
     db: entitlementsDb,
-    verifier,
+    verifier: verifier(),
     revocations,
     tls: tlsFromPem(await testIdentity('entitlements')),
     logger,
@@ -78,7 +86,7 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
   const adoption = buildAdoption({
     config: { events },
     db,
-    verifier,
+    verifier: verifier(),
     revocations,
     tls: adoptionTls,
     entitlements: entitlementsClient,
@@ -106,7 +114,7 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
     adoption,
     client,
     /** What a gateway in front needs (bench/adoption-reads). */
-    front: { adoptionAddress, entitlementsAddress, verifier, revocations, redis },
+    front: { adoptionAddress, entitlementsAddress, verifier: verifier(), revocations, redis },
     /** @param {string} tenantId @param {string} tierCode */
     setTier: (tenantId, tierCode) => unaryCall(operatorEntitlements, 'SetTier', { tenantId, tierCode }),
     /** @param {string} tenantId */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Entitlements at scale, on this machine, real FerretDB / NATS JetStream / Redis (@tap/testkit):
- * entitlements and the gateway built in this process (bed.mjs), the load generator beside them.
+ * entitlements built in this process (bed.mjs), the publisher beside it.
  *   - events: one busy tenant as fast as it can be published, then paced at 3,000 ev/s;
  *     1,000 tenants with mixed kinds (last: FerretDB cannot keep up), as fast as possible, then
  *     paced at 500 ev/s; publish →
@@ -9,30 +9,22 @@
  *   - history independence: one tenant's rate (product.created, every 20th a trace.recorded)
  *     when what 100, 100,000 and 1,000,000 prior events leave in the store is loaded in bulk
  *     (usage document, traced-product markers), five interleaved rounds, medians compared;
- *   - reads through the gateway at 64 connections (usage, can, upgrade context), beside a bare
- *     Fastify hello-world measured in the same run.
+ * Reads (usage, can, upgrade context) are measured through the whole stack by bench/reads.
  *
  *   npm run build && node bench/entitlements-scale/run.mjs
  *
- * BENCH_SECONDS (default 6): measured seconds per read case. Every loop is bounded by time and count.
+ * Every loop is bounded by time and count.
  */
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Fastify from 'fastify';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { startInfrastructure } from '@tap/testkit';
 import { latencySummary, until } from '../adoption/stats.mjs';
-import { measure, send, summarize } from '../identity/http-load.mjs';
 import { openBed } from './bed.mjs';
 
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 6);
-const CONNECTIONS = 64;
-// One ENTERPRISE tenant per connection, OWNER user tokens: the gateway's tenant quotas meter
-// integrator (client-credentials) traffic only (docs/rate-limiting.md), so none binds here.
-const READ_TENANTS = CONNECTIONS;
 const BUSY_EVENTS = 15_000;
 const MIXED_TENANTS = 1_000;
 const MIXED_EVENTS = 1_500;
@@ -178,20 +170,6 @@ function median(rows) {
   return sorted[Math.floor(sorted.length / 2)] ?? { perSecond: NaN, p50: NaN, p99: NaN };
 }
 
-async function readCase(label, call) {
-  await measure(call, CONNECTIONS, 1); // warm-up
-  const s = summarize(await measure(call, CONNECTIONS, SECONDS));
-  const row = {
-    case: label,
-    perSecond: Math.round(s.perSecond),
-    p50: +s.p50.toFixed(1),
-    p99: +s.p99.toFixed(1),
-    statuses: s.statuses,
-  };
-  console.log(JSON.stringify(row));
-  return row;
-}
-
 async function main() {
   const infra = await startInfrastructure({});
   const bed = await openBed(infra, `bench_ent_${process.pid}`);
@@ -213,8 +191,8 @@ async function main() {
       return outcomes;
     },
   });
-  /** @type {{ events: any[]; history: any[]; reads: any[] }} */
-  const results = { events: [], history: [], reads: [] };
+  /** @type {{ events: any[]; history: any[] }} */
+  const results = { events: [], history: [] };
   try {
     const busy = randomUUID();
     await bed.setTier(busy, 'ENTERPRISE');
@@ -264,58 +242,6 @@ async function main() {
       );
     }
 
-    const tenants = Array.from({ length: READ_TENANTS }, () => randomUUID());
-    for (const t of tenants) await bed.setTier(t, 'ENTERPRISE');
-    const tokens = await Promise.all(tenants.map((t) => bed.bearer(t)));
-    const auth = (w) => ({
-      authorization: tokens[(w * 7 + Math.floor(performance.now())) % tokens.length] ?? '',
-    });
-    const bare = Fastify();
-    bare.get('/hello', async () => ({ hello: 'world' }));
-    await bare.listen({ host: '127.0.0.1', port: 0 });
-    const barePort = /** @type {{ port: number }} */ (bare.server.address()).port;
-    const port = bed.gatewayPort;
-    results.reads.push(
-      await readCase(
-        'bare Fastify hello-world',
-        async () => (await send(barePort, { method: 'GET', path: '/hello' })).status,
-      ),
-    );
-    results.reads.push(
-      await readCase(
-        'GET /entitlements/usage',
-        async (w) =>
-          (await send(port, { method: 'GET', path: '/api/v1/entitlements/usage', headers: auth(w) })).status,
-      ),
-    );
-    results.reads.push(
-      await readCase(
-        'POST /entitlements/can',
-        async (w) =>
-          (
-            await send(port, {
-              method: 'POST',
-              path: '/api/v1/entitlements/can',
-              headers: { ...auth(w), 'content-type': 'application/json' },
-              body: JSON.stringify({ action: 'BULK_UPLOAD', resourceCount: 10 }),
-            })
-          ).status,
-      ),
-    );
-    results.reads.push(
-      await readCase(
-        'GET /entitlements/upgrade-context',
-        async (w) =>
-          (
-            await send(port, {
-              method: 'GET',
-              path: '/api/v1/entitlements/upgrade-context?capability=API_ACCESS',
-              headers: auth(w),
-            })
-          ).status,
-      ),
-    );
-    await bare.close();
     // Last: on FerretDB it does not keep up (docs/entitlements-model.md), and its backlog must not
     // slow the cases above.
     const mixed = (n, offset) => Array.from({ length: n }, (_, i) => mixedEvent(i + offset));
@@ -350,11 +276,6 @@ async function main() {
       .map((h) => `${h.history}: ×${h.ratio.toFixed(2)}`)
       .join(', ')}`,
   );
-  const bare = results.reads[0]?.perSecond ?? 1;
-  for (const r of results.reads.slice(1))
-    console.log(
-      `${r.case}: ${r.perSecond} req/s = ${((r.perSecond / bare) * 100).toFixed(1)}% of bare Fastify, p99 ${r.p99} ms (targets ≥ 2,500 req/s, p99 ≤ 50 ms)`,
-    );
   process.exit(0);
 }
 

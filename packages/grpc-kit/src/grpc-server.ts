@@ -5,6 +5,7 @@ import {
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { memoisePeerCertificates } from './tls/peer-certificate-memo.js';
 import { allowlistInterceptor, unlistedMethods, type RpcAllowlist } from './tls/rpc-allowlist.js';
 import type { ServiceTls } from './tls/service-tls.js';
 
@@ -59,6 +60,8 @@ export function createGrpcServer(
     options.allowlist,
   );
   if (unlisted.length > 0) throw new Error(`No allowlist entry for ${unlisted.join(', ')}`);
+  // The allowlist reads the caller's certificate on every call: once per connection is enough.
+  memoisePeerCertificates();
   const server = new Server({
     interceptors: [allowlistInterceptor(options.tls, options.allowlist)],
     'grpc.max_receive_message_length': 4 * 1024 * 1024,

@@ -88,7 +88,11 @@ export function unaryHandler<Req, Res>(
     };
     try {
       const controller = new AbortController();
-      call.once('cancelled', () => controller.abort());
+      // grpc-js says 'cancelled' after every call, answered ones too: only a call still being
+      // worked on is aborted (an abort builds a DOMException: a cost on every call otherwise).
+      call.once('cancelled', () => {
+        if (!answered) controller.abort();
+      });
       const parent = extractTraceContext(call.metadata);
       span = tracer.startSpan(
         `grpc ${method}`,

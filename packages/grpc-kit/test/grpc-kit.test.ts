@@ -21,12 +21,14 @@ describe('grpc-kit over a real gRPC server', () => {
   let client: IdentityServiceClient;
   let address: string;
   let seenAuthorization: string | undefined;
+  const signals: Record<string, AbortSignal> = {};
 
   beforeAll(async () => {
     // Only the methods these tests call; grpc-js answers UNIMPLEMENTED for the rest.
     const handlers: Partial<IdentityServiceHandlers> = {
       GetTenant: unaryHandler('GetTenant', silent, async (_request, ctx) => {
         seenAuthorization = ctx.metadata.get('authorization')[0] as string | undefined;
+        signals['GetTenant'] = ctx.signal;
         return { id: 't1', name: 'Acme', slug: 'acme', createdAt: '2026-01-01T00:00:00.000Z' };
       }),
       CreateTenant: unaryHandler('CreateTenant', silent, async () => {
@@ -35,7 +37,8 @@ describe('grpc-kit over a real gRPC server', () => {
       FindTenantBySlug: unaryHandler('FindTenantBySlug', silent, async () => {
         throw new Error('database password is hunter2');
       }),
-      IssueAccessToken: unaryHandler('IssueAccessToken', silent, async () => {
+      IssueAccessToken: unaryHandler('IssueAccessToken', silent, async (_request, ctx) => {
+        signals['IssueAccessToken'] = ctx.signal;
         await new Promise((resolve) => setTimeout(resolve, 500));
         return { accessToken: 'late', expiresIn: 1 };
       }),
@@ -105,6 +108,23 @@ describe('grpc-kit over a real gRPC server', () => {
       ),
     );
     expect(error.grpcStatus).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+  });
+
+  it('aborts the signal of a call its caller gave up on, never of one it answered', async () => {
+    await unaryCall(client, 'GetTenant', {}, { authorization: 'Bearer abc' });
+    await failure(
+      unaryCall(
+        client,
+        'IssueAccessToken',
+        { tenantId: 't', role: '', scopes: [], subject: '' },
+        { deadlineMs: 50 },
+      ),
+    );
+    const late = signals['IssueAccessToken'];
+    if (!late?.aborted) await new Promise((resolve) => late?.addEventListener('abort', resolve));
+    expect(late?.aborted).toBe(true);
+    // grpc-js says 'cancelled' after an answered call too; by now it has for GetTenant.
+    expect(signals['GetTenant']?.aborted).toBe(false);
   });
 
   it('answers UNAVAILABLE when a service it called did not answer in time, INTERNAL for its other failures', async () => {

@@ -38,5 +38,6 @@ export {
   createVersionedCache,
   DEFAULT_READ_MODEL_MAX_ENTRIES,
   DEFAULT_READ_MODEL_TTL_MS,
+  NOTICED_READ_MODEL_TTL_MS,
 } from './read-model/versioned-cache.js';
 export type { VersionedCache, VersionedCacheSource } from './read-model/versioned-cache.js';

@@ -16,7 +16,7 @@ import {
   type ConsumerCounts,
   type Logger,
 } from '@tap/telemetry';
-import { DEFAULT_REVOCATION_KEY_PREFIX, type TokenVerifier } from '@tap/tokens';
+import { createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX, type TokenVerifier } from '@tap/tokens';
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { createMongoDependency } from './connect/mongo.js';
@@ -118,7 +118,9 @@ export async function runConsumingService<A extends ConsumingServiceApp>(options
     db: mongo.db,
     nats,
     tls,
-    verifier: jwks.verifier,
+    // As in the gateway: a token sent on every request pays for one ES256 verification, not one
+    // per call (revocation is still checked per call).
+    verifier: createVerificationCache(jwks.verifier),
     revocations: redisSessionRevocations(redis, DEFAULT_REVOCATION_KEY_PREFIX),
     redis,
     closeOnShutdown: (client, close) => clients.push({ name: client, run: async () => close() }),

@@ -21,7 +21,7 @@ import {
 } from '@tap/events';
 import { createGrpcServer, unaryCall, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
-import { createVersionedCache, DEFAULT_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
+import { createVersionedCache, NOTICED_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import type { TokenVerifier } from '@tap/tokens';
 import type { Db } from 'mongodb';
@@ -33,7 +33,13 @@ import {
   DEFAULT_OUTBOX_INTERVAL_MS,
   type AdoptionConfig,
 } from './config.js';
-import type { CapabilityKey, PathProfile, SignalTransition, UpgradeContext } from './domain/index.js';
+import type {
+  CapabilityKey,
+  PathProfile,
+  SignalTransition,
+  SuccessPlan,
+  UpgradeContext,
+} from './domain/index.js';
 import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
 import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
 import { productBatchHandler } from './events/batch-handler.js';
@@ -45,6 +51,7 @@ import type { TenantAggregate } from './store/aggregate-document.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
 import { createRecomputeMemo } from './recompute-memo.js';
 import { notifyingAggregates, notifyingDrift } from './store/notifying-aggregates.js';
+import { notifyingPlans } from './store/notifying-plans.js';
 import { driftRepository } from './store/drift-repository.js';
 import { ensureAdoptionIndexes } from './store/indexes.js';
 import { migrateFactArrays } from './store/migrate-fact-arrays.js';
@@ -80,7 +87,8 @@ export interface AdoptionDeps {
   readonly now?: () => Date;
   readonly newId?: () => string;
   /**
-   * How long a cached aggregate is served when no notice says it changed (DEFAULT_READ_MODEL_TTL_MS);
+   * How long a cached aggregate (or plan chain) is served when no notice says it changed
+   * (NOTICED_READ_MODEL_TTL_MS: what a lost notice costs at most);
    * the tier and upgrade contexts asked of entitlements are kept 1 s whatever this is.
    */
   readonly readModelTtlMs?: number;
@@ -153,7 +161,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const reads = createVersionedCache<TenantAggregate>({
     load: (tenantId) => stored.load(tenantId),
     versionOf: (aggregate) => aggregate.version,
-    ttlMs: deps.readModelTtlMs ?? DEFAULT_READ_MODEL_TTL_MS,
+    ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
   });
   let notices: ChangeNotices | undefined;
@@ -162,6 +170,19 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     notices?.publish(tenantId, version);
   };
   const aggregates = notifyingAggregates(stored, changed);
+  // Plan chains get the same read model, versioned by their length (a chain only grows).
+  const storedPlans = plansRepository(deps.db);
+  const planReads = createVersionedCache<readonly SuccessPlan[]>({
+    load: (tenantId) => storedPlans.chain(tenantId),
+    versionOf: (chain) => chain.length,
+    ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
+    ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
+  });
+  let planNotices: ChangeNotices | undefined;
+  const plans = notifyingPlans(storedPlans, (tenantId, chainLength) => {
+    planReads.changed(tenantId, chainLength);
+    planNotices?.publish(tenantId, chainLength);
+  });
   const driftStore = notifyingDrift(driftRepository(deps.db, lock), changed);
   const outboxStore = outboxRepository(deps.db, lock);
   const rawEvents = rawEventsRepository(deps.db);
@@ -215,7 +236,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     aggregates,
     readAggregate: (tenantId) => reads.view(tenantId),
     recomputeMemo: createRecomputeMemo(),
-    plans: plansRepository(deps.db),
+    plans,
+    readPlans: (tenantId) => planReads.view(tenantId),
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     tierOf,
     upgradeContextOf,
@@ -326,10 +348,17 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       const started = startChangeNotices(nc, subject, (tenantId, version) =>
         reads.changed(tenantId, version),
       );
+      const planSubject = readModelNoticeSubject(deps.config.events.subjectPrefix, 'adoption-plans');
+      const startedPlans = startChangeNotices(nc, planSubject, (tenantId, version) =>
+        planReads.changed(tenantId, version),
+      );
       notices = started;
+      planNotices = startedPlans;
       return () => {
         notices = undefined;
+        planNotices = undefined;
         started.stop();
+        startedPlans.stop();
       };
     },
     reads,

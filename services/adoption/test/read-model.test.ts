@@ -105,6 +105,32 @@ describe('the cached read model of adoption', () => {
     expect(kickoff(await unaryCall(replicaClient, 'GetState', {}, auth))).toBe('DONE');
   });
 
+  it("serves a plan written on another replica once the writer's notice arrives", async () => {
+    const tenantId = randomUUID();
+    await bed.setTier(tenantId, 'CORE');
+    const auth = await bed.as(tenantId, 'OWNER');
+    expect((await unaryCall(replicaClient, 'GetSuccessPlan', {}, auth)).plan ?? null).toBeNull();
+
+    const heard = gateOpen();
+    const watch = bed.nc.subscribe(readModelNoticeSubject(bed.events.subjectPrefix, 'adoption-plans'), {
+      callback: (_error, msg) => {
+        if (msg.string().includes(tenantId)) heard.open();
+      },
+    });
+    await bed.nc.flush();
+    const plan = {
+      title: 'Get connected',
+      targetDate: new Date(bed.clock.now().getTime() + 90 * 86_400_000).toISOString(),
+      objectives: [{ label: 'Set up', milestoneKeys: ['company_profile_completed'] }],
+    };
+    await unaryCall(bed.client, 'CreateSuccessPlan', plan, auth);
+    // The writer's own replica serves its write at once.
+    expect((await unaryCall(bed.client, 'GetSuccessPlan', {}, auth)).plan?.title).toBe('Get connected');
+    await heard.promise;
+    watch.unsubscribe();
+    expect((await unaryCall(replicaClient, 'GetSuccessPlan', {}, auth)).plan?.title).toBe('Get connected');
+  });
+
   it('keeps at most the configured number of tenants (least recently used out first)', async () => {
     const small = bed.replica({ readModelMaxTenants: 2, readModelTtlMs: LONG_TTL_MS });
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];

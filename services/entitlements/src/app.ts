@@ -45,7 +45,11 @@ export interface EntitlementsDeps {
   readonly tls: ServiceTls;
   readonly logger: Logger;
   readonly now?: () => Date;
-  /** How long a tenant's cached view is served; DEFAULT_READ_MODEL_TTL_MS (1 s, the tier promise). */
+  /**
+   * How long a tenant's cached view is served when no notice says it changed
+   * (NOTICED_READ_MODEL_TTL_MS: what a lost notice costs at most; every write and tier change is
+   * told to every replica, and callers keep a tier 1 s: the tier promise).
+   */
   readonly readModelTtlMs?: number;
 }
 

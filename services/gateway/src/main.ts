@@ -53,8 +53,12 @@ const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
 // must not work. So they get a client of their own with a longer budget than the limiter's: a
 // limiter that gives up after 100 ms lets the request through, this check would refuse it, and a
 // Redis (or a node) busy for a moment must not turn into 503s. The token endpoints' limits use
-// the limiter's client.
-const authRedis = createRateLimitRedis(config.redisUrl, { commandTimeout: config.revocationTimeoutMs });
+// the limiter's client. Every API request asks this client once (EXISTS), so the commands of
+// concurrent requests issued in one tick go out in one write (auto-pipelining).
+const authRedis = createRateLimitRedis(config.redisUrl, {
+  commandTimeout: config.revocationTimeoutMs,
+  enableAutoPipelining: true,
+});
 authRedis.on('error', () => undefined);
 const revocations = redisSessionRevocations(authRedis, DEFAULT_REVOCATION_KEY_PREFIX);
 const auth = {

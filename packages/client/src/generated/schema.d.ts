@@ -907,7 +907,7 @@ export interface operations {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
-                                upgradeContext: null | {
+                                upgradeContext: {
                                     capability: string;
                                     frictionType: string;
                                     upgradeAvailable: boolean;
@@ -922,7 +922,7 @@ export interface operations {
                                     headline: string;
                                     featureHighlights: string[];
                                     cta: string;
-                                };
+                                } | null;
                             }[];
                         };
                     };
@@ -1176,7 +1176,7 @@ export interface operations {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
-                                upgradeContext: null | {
+                                upgradeContext: {
                                     capability: string;
                                     frictionType: string;
                                     upgradeAvailable: boolean;
@@ -1191,7 +1191,7 @@ export interface operations {
                                     headline: string;
                                     featureHighlights: string[];
                                     cta: string;
-                                };
+                                } | null;
                             }[];
                         };
                     };
@@ -1460,7 +1460,7 @@ export interface operations {
                         data: {
                             companyId: string;
                             currentMaturityRung: string;
-                            nextBestAction: null | {
+                            nextBestAction: {
                                 key: string;
                                 chapter: number;
                                 internalStage: string;
@@ -1475,7 +1475,7 @@ export interface operations {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
-                                upgradeContext: null | {
+                                upgradeContext: {
                                     capability: string;
                                     frictionType: string;
                                     upgradeAvailable: boolean;
@@ -1490,10 +1490,10 @@ export interface operations {
                                     headline: string;
                                     featureHighlights: string[];
                                     cta: string;
-                                };
+                                } | null;
                                 unlocks: number;
                                 becauseOf: string;
-                            };
+                            } | null;
                             available: {
                                 key: string;
                                 chapter: number;
@@ -1509,7 +1509,7 @@ export interface operations {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
-                                upgradeContext: null | {
+                                upgradeContext: {
                                     capability: string;
                                     frictionType: string;
                                     upgradeAvailable: boolean;
@@ -1524,7 +1524,7 @@ export interface operations {
                                     headline: string;
                                     featureHighlights: string[];
                                     cta: string;
-                                };
+                                } | null;
                             }[];
                             locked: {
                                 key: string;
@@ -1541,7 +1541,7 @@ export interface operations {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
-                                upgradeContext: null | {
+                                upgradeContext: {
                                     capability: string;
                                     frictionType: string;
                                     upgradeAvailable: boolean;
@@ -1556,9 +1556,9 @@ export interface operations {
                                     headline: string;
                                     featureHighlights: string[];
                                     cta: string;
-                                };
+                                } | null;
                             }[];
-                            nextUpgradePrompt: null | {
+                            nextUpgradePrompt: {
                                 capability: string;
                                 frictionType: string;
                                 upgradeAvailable: boolean;
@@ -1573,7 +1573,7 @@ export interface operations {
                                 headline: string;
                                 featureHighlights: string[];
                                 cta: string;
-                            };
+                            } | null;
                         };
                     };
                 };
@@ -2469,7 +2469,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: null | {
+                        data: {
                             id: string;
                             title: string;
                             targetDate: string;
@@ -2482,7 +2482,7 @@ export interface operations {
                             }[];
                             createdAt: string;
                             updatedAt: string;
-                        };
+                        } | null;
                     };
                 };
             };
@@ -3036,7 +3036,7 @@ export interface operations {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
-                                upgradeContext: null | {
+                                upgradeContext: {
                                     capability: string;
                                     frictionType: string;
                                     upgradeAvailable: boolean;
@@ -3051,7 +3051,7 @@ export interface operations {
                                     headline: string;
                                     featureHighlights: string[];
                                     cta: string;
-                                };
+                                } | null;
                             }[];
                         };
                     };

@@ -9,7 +9,8 @@ const MAX_RECONNECT_DELAY_MS = 5_000;
 /**
  * Redis for counters and revocations. Commands fail fast while Redis is away (no offline
  * queue, a short command timeout), so each caller applies its own documented policy instead
- * of hanging; the client reconnects by itself with backoff. Every command is timed
+ * of hanging; the client reconnects by itself with backoff. Commands issued in one tick (the
+ * revocation checks of concurrent calls) go out in one write (auto-pipelining). Every command is timed
  * (`db_client_operation_duration_seconds{system="redis"}`).
  */
 export function createRedisDependency(options: {
@@ -22,6 +23,7 @@ export function createRedisDependency(options: {
   const redis = new Redis(options.url, {
     connectionName: options.name,
     enableOfflineQueue: false,
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     commandTimeout: options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
     retryStrategy: (times) => Math.min(times * 200, MAX_RECONNECT_DELAY_MS),

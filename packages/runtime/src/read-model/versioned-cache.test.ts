@@ -81,4 +81,99 @@ describe('the versioned read-model cache', () => {
     await cache.view('b');
     expect(state.loads).toBe(4);
   });
+
+  it('shares a load still in flight even once it is older than the TTL (a slow store is not asked again)', async () => {
+    let loads = 0;
+    let clock = 0;
+    let release: () => void = () => undefined;
+    const cache = createVersionedCache<{ version: number }>({
+      load: async () => {
+        loads += 1;
+        await new Promise<void>((resolve) => (release = resolve));
+        return { version: 1 };
+      },
+      versionOf: (view) => view.version,
+      ttlMs: 1_000,
+      now: () => clock,
+    });
+    const first = cache.view('t');
+    clock = 5_000;
+    const second = cache.view('t');
+    expect(loads).toBe(1);
+    release();
+    expect(await Promise.all([first, second])).toEqual([{ version: 1 }, { version: 1 }]);
+  });
+
+  describe('refresh ahead', () => {
+    /** Lets the promise callbacks of a background reload run. */
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+    it('serves a busy key from memory late in its TTL and reloads it once behind the reads', async () => {
+      const { state, cache, advance } = source({ version: 1 });
+      await cache.view('t');
+      state.version = 2;
+      advance(700);
+      expect((await cache.view('t')).version).toBe(1);
+      expect(state.loads).toBe(1);
+      advance(100); // past three quarters of the TTL: still served from memory, one reload starts
+      const served = await Promise.all([cache.view('t'), cache.view('t'), cache.view('t')]);
+      expect(served.map((v) => v.version)).toEqual([1, 1, 1]);
+      expect(state.loads).toBe(2);
+      await settle();
+      expect((await cache.view('t')).version).toBe(2);
+      // The reloaded view starts its own TTL: a read 900 ms later (1,700 after the first load) is
+      // served from memory without waiting (and starts the next reload).
+      advance(900);
+      await cache.view('t');
+      expect(state.loads).toBe(3);
+    });
+
+    it('drops a reload that raced a change', async () => {
+      let release: () => void = () => undefined;
+      let version = 1;
+      let clock = 0;
+      const cache = createVersionedCache<{ version: number }>({
+        load: async () => {
+          const answer = { version };
+          if (version === 1 && clock > 0) await new Promise<void>((resolve) => (release = resolve));
+          return answer;
+        },
+        versionOf: (view) => view.version,
+        ttlMs: 1_000,
+        now: () => clock,
+      });
+      await cache.view('t');
+      clock = 800;
+      await cache.view('t'); // starts a reload that will answer version 1 late
+      version = 2;
+      cache.changed('t', 2);
+      expect((await cache.view('t')).version).toBe(2);
+      release();
+      await settle();
+      expect((await cache.view('t')).version).toBe(2);
+    });
+
+    it('never serves a view older than the TTL when the reload fails', async () => {
+      let fail = false;
+      let loads = 0;
+      let clock = 0;
+      const cache = createVersionedCache<{ version: number }>({
+        load: () => {
+          loads += 1;
+          return fail ? Promise.reject(new Error('store down')) : Promise.resolve({ version: loads });
+        },
+        versionOf: (view) => view.version,
+        ttlMs: 1_000,
+        now: () => clock,
+      });
+      await cache.view('t');
+      fail = true;
+      clock = 800;
+      expect((await cache.view('t')).version).toBe(1); // the failed reload is behind this read
+      await settle();
+      clock = 1_001;
+      await expect(cache.view('t')).rejects.toThrow('store down');
+      expect(loads).toBe(3);
+    });
+  });
 });

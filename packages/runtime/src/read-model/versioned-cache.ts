@@ -1,5 +1,19 @@
 /** How long a cached view is served without asking the store again (the tier promise: 1 s). */
 export const DEFAULT_READ_MODEL_TTL_MS = 1_000;
+/**
+ * The TTL of a read model that every writer keeps current with change notices (the services' own
+ * views: adoption's aggregates and plans, entitlements' tenant views). Notices, not the TTL, keep
+ * such a view fresh; the TTL only bounds what a lost notice costs (a replica that missed it serves
+ * the older view at most this long). Short TTLs there cost a store read per busy tenant and TTL,
+ * whatever the read rate: at 1 s, 64 busy tenants were 500 FerretDB reads a second (bench/reads).
+ */
+export const NOTICED_READ_MODEL_TTL_MS = 10_000;
+/**
+ * The share of the TTL after which a read still served from memory starts a reload: a key in use
+ * is renewed before it expires, so its readers never wait for the store. Late in the TTL, so a
+ * busy key costs the store about one load per TTL (1.33 a second at 1 s), whatever the read rate.
+ */
+export const REFRESH_AHEAD_AT = 0.75;
 /** Views kept per cache; past it the least recently used one goes (a bound on memory). */
 export const DEFAULT_READ_MODEL_MAX_ENTRIES = 50_000;
 
@@ -29,8 +43,13 @@ export interface VersionedCacheSource<V, A = void> {
 interface Entry<V> {
   readonly view: Promise<V>;
   readonly expiresAt: number;
+  /** From here on a read is still served from memory but starts one reload behind it. */
+  readonly refreshAt: number;
   /** Bumped by changed(): a load started before it must not be stored over it. */
   readonly generation: number;
+  /** Set once the view loaded (only a loaded view is refreshed ahead) and while a reload runs. */
+  loaded: boolean;
+  refreshing: boolean;
 }
 
 /** Removes the oldest keys of an insertion-ordered map until it holds at most `max`. */
@@ -49,7 +68,9 @@ function trim(map: Map<string, unknown>, max: number): void {
  * Every write bumps the stored version; the writer calls changed(key, version) (and publishes it
  * for the other replicas). changed() raises the key's floor and drops the entry; a load that comes
  * back below the floor (it raced the write) is not kept, and is loaded again before it is served.
- * The TTL bounds staleness when a notice is lost.
+ * The TTL bounds staleness when a notice is lost: a view served is never older than the TTL (it
+ * was loaded at most `ttlMs` ago), and a key in use is reloaded from three quarters of its TTL on, behind its
+ * readers (refresh ahead), so steady reads never wait for the store.
  */
 export function createVersionedCache<V, A = void>(source: VersionedCacheSource<V, A>): VersionedCache<V, A> {
   const ttl = source.ttlMs ?? DEFAULT_READ_MODEL_TTL_MS;
@@ -66,32 +87,68 @@ export function createVersionedCache<V, A = void>(source: VersionedCacheSource<V
     return view;
   };
 
+  /** Keeps `view` as the key's entry until it turns out stale, raced a change or failed. */
+  const store = (key: string, view: Promise<V>, generation: number, at: number): Promise<V> => {
+    const entry: Entry<V> = {
+      view,
+      expiresAt: at + ttl,
+      refreshAt: at + ttl * REFRESH_AHEAD_AT,
+      generation,
+      loaded: false,
+      refreshing: false,
+    };
+    entries.set(key, entry);
+    trim(entries, max);
+    view.then(
+      (loaded) => {
+        const stale = source.versionOf(loaded) < (floors.get(key) ?? 0);
+        if (entries.get(key) !== entry) return;
+        if (stale || entry.generation !== (generations.get(key) ?? 0)) entries.delete(key);
+        else entry.loaded = true;
+      },
+      () => {
+        if (entries.get(key) === entry) entries.delete(key);
+      },
+    );
+    return view;
+  };
+
+  /**
+   * A busy key is reloaded before its TTL runs out, behind the reads it keeps serving, so no read
+   * waits for the store while the key stays in use. What the reload brings replaces the entry only
+   * if nothing changed the key meanwhile (changed() drops the entry it was started from); a failed
+   * reload leaves the entry to expire, and the next read after that loads in front of itself.
+   */
+  const refreshAhead = (key: string, arg: A, from: Entry<V>): void => {
+    from.refreshing = true;
+    // Its age counts from the start of the load: the store may answer with what it held then.
+    const started = now();
+    load(key, arg).then(
+      (loaded) => {
+        if (entries.get(key) !== from) return;
+        void store(key, Promise.resolve(loaded), from.generation, started);
+      },
+      () => {
+        from.refreshing = false;
+      },
+    );
+  };
+
   return {
     view(key, arg) {
       const cached = entries.get(key);
-      if (cached && cached.expiresAt > now()) {
+      const at = now();
+      // A load still in flight is shared however long it takes: starting another for every read
+      // while the store is slow would only make it slower.
+      if (cached && (cached.expiresAt > at || !cached.loaded)) {
         // Most recently used goes last: trim() removes from the front.
         entries.delete(key);
         entries.set(key, cached);
+        if (cached.loaded && at >= cached.refreshAt && !cached.refreshing) refreshAhead(key, arg, cached);
         return cached.view;
       }
       entries.delete(key);
-      const generation = generations.get(key) ?? 0;
-      const view = load(key, arg);
-      entries.set(key, { view, expiresAt: now() + ttl, generation });
-      trim(entries, max);
-      view.then(
-        (loaded) => {
-          const entry = entries.get(key);
-          const stale = source.versionOf(loaded) < (floors.get(key) ?? 0);
-          if (entry?.view === view && (stale || entry.generation !== (generations.get(key) ?? 0)))
-            entries.delete(key);
-        },
-        () => {
-          if (entries.get(key)?.view === view) entries.delete(key);
-        },
-      );
-      return view;
+      return store(key, load(key, arg), generations.get(key) ?? 0, at);
     },
     changed(key, version) {
       if (version !== undefined && version > (floors.get(key) ?? 0)) {

@@ -3,13 +3,17 @@ import { bearerFromMetadata, type HandlerLogger } from '@tap/grpc-kit';
 import { authenticate } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
 import type { CompleteMilestoneDeps } from '../operations/complete-milestone.js';
+import type { SuccessPlan } from '../domain/index.js';
 import type { PlansRepository } from '../operations/ports.js';
 import type { Caller, TenantReadDeps } from '../tenant-state.js';
 
 /** Everything the adoption.v1 handlers use. */
 export interface AdoptionHandlerDeps extends CompleteMilestoneDeps {
   readonly verifier: TokenVerifier;
+  /** The store, for writers: a create or renewal decides against the chain as stored now. */
   readonly plans: PlansRepository;
+  /** The read model of the plan chains (never older than a plan write this replica knows of). */
+  readonly readPlans: (tenantId: string) => Promise<readonly SuccessPlan[]>;
   readonly logger: HandlerLogger & TenantReadDeps['logger'];
 }
 

@@ -46,7 +46,7 @@ export function journeyHandlers(
         const caller = await callerOf(ctx.metadata, deps.verifier);
         const [{ tier, result }, chain] = await Promise.all([
           readTenant(deps, caller, { upgradeContexts: true }),
-          deps.plans.chain(caller.claims.tenantId),
+          deps.readPlans(caller.claims.tenantId),
         ]);
         const view = nextBestAction(result.state, {
           capabilities: tier.tier.capabilities,

@@ -18,7 +18,7 @@ export function planHandlers(
       const caller = await callerOf(ctx.metadata, deps.verifier);
       const [{ result }, chain] = await Promise.all([
         readTenant(deps, caller, { upgradeContexts: false }),
-        deps.plans.chain(caller.claims.tenantId),
+        deps.readPlans(caller.claims.tenantId),
       ]);
       const plan = activePlanOf(chain);
       // `met` follows the milestones as they are now, never what was stored at creation.

@@ -1,6 +1,6 @@
-import { createVersionedCache, DEFAULT_READ_MODEL_TTL_MS } from '@tap/runtime';
+import { createVersionedCache, NOTICED_READ_MODEL_TTL_MS } from '@tap/runtime';
 
-export { DEFAULT_READ_MODEL_TTL_MS };
+export { NOTICED_READ_MODEL_TTL_MS };
 
 /** What a read serves: the tenant's tier and its usage view, with the usage document's version. */
 export interface TenantView<Tier, Usage> {
@@ -41,7 +41,7 @@ export function createReadModelCache<Tier, Usage>(
       return { tier, usage: usage.usage, version: usage.version };
     },
     versionOf: (view) => view.version,
-    ...(source.ttlMs === undefined ? {} : { ttlMs: source.ttlMs }),
+    ttlMs: source.ttlMs ?? NOTICED_READ_MODEL_TTL_MS,
     ...(source.now === undefined ? {} : { now: source.now }),
   });
   return {

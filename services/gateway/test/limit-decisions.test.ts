@@ -8,10 +8,10 @@ import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { metricsRoute, readSample } from '@tap/telemetry';
 import { infraUrls, testNamespace } from '@tap/testkit';
 import Fastify from 'fastify';
-import { metricsPlugin } from '../plugins/metrics.js';
-import { consumeLimit } from './limit-decisions.js';
+import { metricsPlugin } from '../src/http/plugins/metrics.js';
+import { consumeLimit } from '../src/http/auth/limit-decisions.js';
 
-const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 const redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 5_000 });
 beforeAll(async () => {
   if (redis.status !== 'ready') await once(redis, 'ready');

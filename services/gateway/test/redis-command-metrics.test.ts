@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createRateLimitRedis } from '@tap/ratelimit';
 import { metricsRoute, readSample } from '@tap/telemetry';
 import { infraUrls, testNamespace } from '@tap/testkit';
-import { observeRedisCommands } from './redis-command-metrics.js';
+import { observeRedisCommands } from '../src/redis-command-metrics.js';
 
 const redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 5_000 });
 // The client queues nothing while it connects (fail-fast, as in production): wait for it.

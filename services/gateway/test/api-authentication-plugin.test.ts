@@ -14,11 +14,11 @@ import {
   type TokenVerifier,
 } from '@tap/tokens';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { redisSessionRevocations } from '../../session-revocations.js';
-import { callerOf } from '../auth/caller.js';
-import { ROUTE_TABLE } from '../auth/route-table.js';
-import { apiAuthenticationPlugin } from './api-authentication.js';
-import { errorHandlerPlugin } from './error-handler.js';
+import { redisSessionRevocations } from '../src/session-revocations.js';
+import { callerOf } from '../src/http/auth/caller.js';
+import { ROUTE_TABLE } from '../src/http/auth/route-table.js';
+import { apiAuthenticationPlugin } from '../src/http/plugins/api-authentication.js';
+import { errorHandlerPlugin } from '../src/http/plugins/error-handler.js';
 
 const TOKENS = { issuer: 'https://identity.api-authentication-test', audience: 'tap-api' };
 const namespace = testNamespace('api-authentication');
