@@ -35,7 +35,13 @@ export interface IngestAggregates {
   load(tenantId: string): Promise<TenantAggregate>;
   applyFacts(
     tenantId: string,
-    change: { summary: TenantSummary; recentEventIds: readonly string[]; lastSeq: number },
+    change: {
+      summary: TenantSummary;
+      recentEventIds: readonly string[];
+      lastSeq: number;
+      /** The aggregate the summary was folded from: the store writes only what changed. */
+      read: Pick<TenantAggregate, 'summary' | 'summaryStorage'>;
+    },
     expectedVersion: number,
     derived: DerivedRecord,
     now: Date,
@@ -143,6 +149,7 @@ export async function ingestProductEvents(
       summary,
       recentEventIds: [...aggregate.recentEventIds, ...facts.map((f) => f.id)].slice(-RECENT_IDS_KEPT),
       lastSeq: Math.max(aggregate.lastSeq, ...seqs),
+      read: aggregate,
     };
     const { derived, transitions, reschedule } = recomputeOnWrite({
       aggregate,
