@@ -1,131 +1,102 @@
 #!/usr/bin/env node
 /**
- * Where one batch's time goes (issue 13 profiling): for a busy tenant with PRIOR events of
- * history, times each step the consumer takes for a batch of BATCH events, on the real store.
+ * Where one batch's time goes (issue 13 profiling): a busy tenant with PROBE_PRIOR events of
+ * history takes PROBE_ROUNDS groups of PROBE_BATCH journey events through the real use case and
+ * store (ingestProductEvents over aggregatesRepository and the raw log, no NATS), each store
+ * call timed; "in process" is the rest (decode, dedupe, fold, recompute).
  *   node bench/adoption/probe.mjs            (PROBE_PRIOR=100,100000 PROBE_BATCH=500)
  */
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { BSON, MongoClient } from 'mongodb';
 import { startInfrastructure } from '@tap/testkit';
-import { EMPTY_SUMMARY, foldFacts, summaryFacts, toFact } from '../../services/adoption/dist/domain/index.js';
-import { recomputeOnWrite } from '../../services/adoption/dist/recompute-on-write.js';
-import { toAggregate } from '../../services/adoption/dist/store/aggregate-document.js';
-import { UNSEEN_TIER } from '../../services/adoption/dist/tier.js';
+import { ingestProductEvents } from '../../services/adoption/dist/operations/ingest-product-events.js';
+import { aggregatesRepository } from '../../services/adoption/dist/store/aggregates-repository.js';
+import { rawEventsRepository } from '../../services/adoption/dist/store/raw-events-repository.js';
+import { createTenantWriteLock } from '../../services/adoption/dist/store/tenant-write-lock.js';
+import { ensureAdoptionIndexes } from '../../services/adoption/dist/store/indexes.js';
+import { summaryPartsRepository } from '../../services/adoption/dist/store/summary-parts-repository.js';
+import { loadHistory } from './history.mjs';
 import { journeyEvent } from './journey.mjs';
 
 const DAY = 86_400_000;
 const PRIORS = (process.env['PROBE_PRIOR'] ?? '100,100000').split(',').map(Number);
 const BATCH = Number(process.env['PROBE_BATCH'] ?? 500);
-const ROUNDS = Number(process.env['PROBE_ROUNDS'] ?? 5);
+const ROUNDS = Number(process.env['PROBE_ROUNDS'] ?? 8);
 
-function history(tenantId, prior, now) {
-  let summary = EMPTY_SUMMARY;
-  for (let from = 0; from < prior; from += 10_000) {
-    const chunk = Array.from({ length: Math.min(10_000, prior - from) }, (_, i) => {
-      const n = from + i;
-      return {
-        id: `h-${tenantId}-${n}`,
-        type: n < 300 ? 'product.created' : 'product.updated',
-        occurredAt: new Date(now.getTime() - 90 * DAY + Math.floor((n / prior) * 89 * DAY)).toISOString(),
-        subject: { productId: `p-${n % 300}` },
-        data: {},
-      };
-    });
-    summary = foldFacts(summary, chunk, now);
-  }
-  return summary;
-}
-
-const time = async (sink, name, fn) => {
-  const t0 = performance.now();
-  const out = await fn();
-  sink[name] = (sink[name] ?? 0) + (performance.now() - t0);
-  return out;
-};
+/** @param {Record<string, number>} sink @param {string} name @param {(...a: any[]) => Promise<any>} fn */
+const timed =
+  (sink, name, fn) =>
+  async (/** @type {any[]} */ ...args) => {
+    const t0 = performance.now();
+    try {
+      return await fn(...args);
+    } finally {
+      sink[name] = (sink[name] ?? 0) + (performance.now() - t0);
+    }
+  };
 
 const infra = await startInfrastructure();
 const mongo = new MongoClient(infra.mongoUrl);
 const db = mongo.db(`probe_${process.pid}`);
 try {
-  const aggregates = db.collection('aggregates');
-  const events = db.collection('events');
-  await events.createIndex({ tenantId: 1, occurredAt: 1 });
+  await ensureAdoptionIndexes(db, 180 * DAY);
   for (const prior of PRIORS) {
-    const tenantId = randomUUID();
-    const now = new Date();
-    const summary0 = history(tenantId, prior, now);
-    await aggregates.insertOne({
-      _id: tenantId,
-      summary: summary0,
-      recentEventIds: [],
-      lastSeq: 0,
-      manualCompletions: [],
-      version: 1,
-      lastBand: null,
-      tier: null,
-      signals: [],
-      driftRevision: 1,
-      scheduledCheck: null,
-      outbox: [],
-      updatedAt: now,
-    });
+    const tenantId = await loadHistory(db, prior);
+    /** @type {Record<string, number>} */
     const t = {};
-    let n0 = 0;
-    let bytes = 0;
-    let factsKept = 0;
+    const parts = summaryPartsRepository(db);
+    const aggregates = aggregatesRepository(db, createTenantWriteLock(), {
+      ...parts,
+      read: timed(t, 'parts read', parts.read),
+      insert: async (/** @type {any[]} */ ...a) => {
+        t['parts inserted'] = (t['parts inserted'] ?? 0) + 1;
+        return timed(t, 'parts insert', parts.insert)(...a);
+      },
+    });
+    const raw = rawEventsRepository(db);
+    const deps = {
+      aggregates: {
+        load: timed(t, 'load', aggregates.load),
+        applyFacts: timed(t, 'applyFacts', aggregates.applyFacts),
+      },
+      rawEvents: {
+        append: timed(t, 'raw append', raw.append),
+        existing: timed(t, 'raw existing', raw.existing),
+      },
+      now: () => new Date(),
+      rescanMs: 900_000,
+      schedule: async () => undefined,
+      onTransitions: () => undefined,
+    };
+    let total = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
       const start = Date.now() - DAY;
-      const facts = Array.from({ length: BATCH }, (_, i) =>
-        toFact(journeyEvent(tenantId, n0 + i, new Date(start + (n0 + i) * 1_000))),
-      );
-      n0 += BATCH;
-      const doc = await time(t, 'findOne', () => aggregates.findOne({ _id: tenantId }));
-      const aggregate = await time(t, 'toAggregate', () => toAggregate(doc));
-      await time(t, 'dedupe existing()', () =>
-        events.find({ _id: { $in: facts.map((f) => f.id) }, tenantId }, { projection: { _id: 1 } }).toArray(),
-      );
-      const folded = await time(t, 'foldFacts', () => foldFacts(aggregate.summary, facts, now));
-      const kept = await time(t, 'summaryFacts', () => summaryFacts(folded));
-      factsKept = kept.length;
-      const { derived } = await time(t, 'recomputeOnWrite', () =>
-        recomputeOnWrite({
-          aggregate,
-          facts: kept,
-          manualCompletions: [],
-          tier: UNSEEN_TIER,
-          version: aggregate.version + 1,
-          now,
-          rescanMs: 900_000,
-        }),
-      );
-      bytes = BSON.calculateObjectSize({ summary: folded });
-      await time(t, 'updateOne summary', () =>
-        aggregates.updateOne(
-          { _id: tenantId, version: aggregate.version },
-          {
-            $set: { summary: folded, lastBand: derived.lastBand, signals: derived.signals },
-            $inc: { version: 1 },
-          },
-        ),
-      );
-      await time(t, `insertMany ${BATCH} raw`, () =>
-        events.insertMany(
-          facts.map((f) => ({ _id: f.id, tenantId, ...f, receivedAt: now })),
-          { ordered: false },
-        ),
-      );
-      await time(t, 'insertOne raw chunk doc', () =>
-        events.insertOne({ _id: `chunk-${tenantId}-${round}`, tenantId, facts, receivedAt: now }),
-      );
+      const items = Array.from({ length: BATCH }, (_, i) => {
+        const n = round * BATCH + i;
+        return { event: journeyEvent(tenantId, n, new Date(start + n * 1_000)), seq: n + 1 };
+      });
+      const t0 = performance.now();
+      await ingestProductEvents(deps, tenantId, items);
+      total += performance.now() - t0;
     }
-    const per = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, +(v / ROUNDS).toFixed(1)]));
+    const stored = await db.collection('aggregates').findOne({ _id: /** @type {any} */ (tenantId) });
+    const store = ['load', 'applyFacts', 'raw append', 'raw existing'].reduce((a, k) => a + (t[k] ?? 0), 0);
+    const per = Object.fromEntries(
+      Object.entries({ ...t, 'in process': total - store, total }).map(([k, v]) => [
+        k,
+        +(v / ROUNDS).toFixed(1),
+      ]),
+    );
     console.log(
-      JSON.stringify(
-        { prior, batch: BATCH, summaryBytes: bytes, summarySlots: 0, factsKept, msPerBatch: per },
-        null,
-        1,
-      ),
+      JSON.stringify({
+        prior,
+        batch: BATCH,
+        documentBytes: BSON.calculateObjectSize(stored ?? {}),
+        parts: stored?.['summaryParts']?.length,
+        msPerBatch: per,
+        eventsPerSecond: Math.round((BATCH * ROUNDS) / (total / 1000)),
+      }),
     );
   }
 } finally {

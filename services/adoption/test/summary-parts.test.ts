@@ -10,7 +10,11 @@ import { driftRepository } from '../src/store/drift-repository.js';
 import { migrateInlineSummaries } from '../src/store/migrate-inline-summaries.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { INLINE_SLOT_FACTS, MAX_SUMMARY_PARTS } from '../src/store/summary-layout.js';
-import { SUMMARY_PARTS_COLLECTION, summaryPartsRepository } from '../src/store/summary-parts-repository.js';
+import {
+  SUMMARY_PARTS_COLLECTION,
+  summaryPartsRepository,
+  type SummaryPartsRepository,
+} from '../src/store/summary-parts-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
@@ -39,13 +43,15 @@ describe('the summary stored in parts', () => {
   let bed: TestBed;
   let deps: IngestDeps;
   const lock = createTenantWriteLock();
+  let parts: SummaryPartsRepository;
 
   beforeAll(async () => {
     bed = await openTestBed('summary_parts');
     bed.clock.set(NOW);
     const drift = driftRepository(bed.db, lock);
+    parts = summaryPartsRepository(bed.db);
     deps = {
-      aggregates: aggregatesRepository(bed.db, lock),
+      aggregates: aggregatesRepository(bed.db, lock, parts),
       rawEvents: rawEventsRepository(bed.db),
       now: bed.clock.now,
       rescanMs: 900_000,
@@ -93,7 +99,8 @@ describe('the summary stored in parts', () => {
       now: NOW,
     };
     expect(recompute({ ...input, facts: stored.facts })).toEqual(recompute({ ...input, facts: all }));
-    // Rebases bound the parts, and the parts they replaced are gone.
+    // Rebases bound the parts, and the parts they replaced are gone (deleted in the background).
+    await parts.settled();
     expect(stored.summaryStorage.parts.length).toBeLessThanOrEqual(MAX_SUMMARY_PARTS);
     expect(await bed.db.collection(SUMMARY_PARTS_COLLECTION).countDocuments({ tenantId })).toBe(
       stored.summaryStorage.parts.length,

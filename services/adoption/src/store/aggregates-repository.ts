@@ -161,10 +161,11 @@ export function aggregatesRepository(
         derived,
         now,
       );
-      // Parts no document refers to any more; failing to delete them costs only space.
+      // Parts no document refers to any more go in the background, off the consumer's path
+      // (FerretDB scans for a delete); failing to delete them costs only space.
       const unreferenced =
         !wrote && added !== null ? [added] : wrote && plan.kind === 'rebase' ? stored.parts : [];
-      await parts.remove(unreferenced).catch(() => undefined);
+      if (unreferenced.length > 0) parts.discard(unreferenced);
       return wrote;
     },
     recordCompletion: (tenantId, completion, expectedVersion, derived, now) =>
