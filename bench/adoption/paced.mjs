@@ -5,7 +5,7 @@ import { journeyEvent } from './journey.mjs';
 import { latencySummary, until } from './stats.mjs';
 
 const TICK_MS = 10;
-const POLL_MS = 20;
+const POLL_MS = 50;
 const DRAIN_BUDGET_MS = 60_000;
 
 /**

@@ -62,7 +62,7 @@ export function printReport(r) {
       `${`backlog drained (${r.many.drain.events} applied)`.padEnd(36)}${String(r.many.drain.events).padStart(6)}${fixed(r.many.drain.seconds, 2).padStart(10)}${fixed(r.many.drain.perSecond).padStart(11)}`,
     );
     line('paced (publish → GetState, ms)   offered   applied  samples     p50     p99');
-    pacedLine('steady rate, 20 tenants timed', r.many.paced);
+    pacedLine('steady rate, 10 tenants timed', r.many.paced);
   }
   const history = r.history ?? [];
   const first = history[0];

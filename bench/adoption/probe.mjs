@@ -94,6 +94,7 @@ async function manyTenants() {
   const per = Object.fromEntries(
     Object.entries({ ...t, total }).map(([k, v]) => [k, +(v / TENANTS).toFixed(1)]),
   );
+  dumpCommands('many tenants, per command:');
   console.log(
     JSON.stringify({
       tenants: TENANTS,
