@@ -12,7 +12,8 @@
  *
  * Starts NATS and FerretDB on free loopback ports through @tap/testkit unless MONGO_URL,
  * NATS_URL and REDIS_URL are set. Bounded: BENCH_SECONDS (default 5) per latency phase, a 10 s
- * budget per throughput phase; the whole run takes about 30 s.
+ * budget per throughput phase, 60 s per drain, BENCH_PACED_SECONDS (4) of publishing per paced
+ * phase; loading the 1,000,000-event history takes most of the run (about 3–6 minutes in all).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -29,7 +30,8 @@ import {
   jetstreamThroughput,
   mongoThroughput,
 } from './measure.mjs';
-import { busyTenantThroughput } from './history.mjs';
+import { busyTenantDrain, loadHistory } from './history.mjs';
+import { pacedRun } from './paced.mjs';
 import { printReport } from './print.mjs';
 
 const TENANTS = Number(process.env['BENCH_TENANTS'] ?? 6);
@@ -38,9 +40,24 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const THROUGHPUT_BUDGET_MS = 10_000;
 const MAX_LATENCY_SAMPLES = 500;
 /** History independence: one busy tenant's new events over these amounts of prior history. */
-const PRIOR_HISTORIES = (process.env['BENCH_PRIOR_EVENTS'] ?? '100,100000').split(',').map((n) => Number(n));
+const PRIOR_HISTORIES = (process.env['BENCH_PRIOR_EVENTS'] ?? '100,100000,1000000')
+  .split(',')
+  .map((n) => Number(n));
 const BUSY_EVENTS = Number(process.env['BENCH_BUSY_EVENTS'] ?? 3_000);
 const BUSY_BUDGET_MS = 60_000;
+/** Issue 13's targets: one busy tenant at 3,000 events/s; 1,000 tenants at 500 events/s. */
+const BUSY_RATE = Number(process.env['BENCH_BUSY_RATE'] ?? 3_000);
+const MANY_TENANTS = Number(process.env['BENCH_MANY_TENANTS'] ?? 1_000);
+const MANY_RATE = Number(process.env['BENCH_MANY_RATE'] ?? 500);
+const PACED_SECONDS = Number(process.env['BENCH_PACED_SECONDS'] ?? 3);
+/** Tenants of the 1,000 whose every event is timed through GetState (each polled every 50 ms). */
+const MANY_WATCHED = 10;
+/** Events per tenant in the 1,000-tenant backlog, and how long each 1,000-tenant phase may drain. */
+const MANY_BACKLOG_EACH = 2;
+const MANY_BUDGET_MS = 30_000;
+
+/** @param {string} text */
+const progress = (text) => void process.stderr.write(`${new Date().toISOString()} ${text}\n`);
 
 async function main() {
   const infra = await startInfrastructure();
@@ -62,11 +79,43 @@ async function main() {
     const bounds = { seconds: SECONDS, maxSamples: MAX_LATENCY_SAMPLES };
     const latency = await adoptionLatency(bed, watched, bounds);
     const baseLatency = await jetstreamLatency(bed, watched, bounds);
-    /** @type {Array<{ prior: number; events: number; seconds: number; perSecond: number }>} */
+    // One busy tenant over 100 / 100,000 / 1,000,000 prior events loaded in bulk.
     const history = [];
     for (const prior of PRIOR_HISTORIES) {
-      history.push(await busyTenantThroughput(bed, prior, BUSY_EVENTS, BUSY_BUDGET_MS));
+      progress(`busy tenant: loading ${prior} prior events`);
+      const loadStarted = Date.now();
+      const tenantId = await loadHistory(bed.db, prior);
+      const loadSeconds = (Date.now() - loadStarted) / 1_000;
+      await bed.setTier(tenantId, 'ENTERPRISE');
+      progress(`busy tenant: loaded in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s; drain`);
+      const drain = await busyTenantDrain(bed, tenantId, BUSY_EVENTS, BUSY_BUDGET_MS);
+      progress(`busy tenant: drained at ${drain.perSecond.toFixed(0)}/s; paced`);
+      const paced = await pacedRun(bed, [tenantId], [tenantId], {
+        rate: BUSY_RATE,
+        seconds: PACED_SECONDS,
+        offset: BUSY_EVENTS,
+      });
+      history.push({ prior, loadSeconds, drain, paced });
+      await bed.jsm.streams.purge(bed.events.streamName);
     }
+    // After the busy tenants: FerretDB v1 scans the collection on a filtered update, so 1,000
+    // tenants' documents would slow every later write (docs/adoption-model.md §22).
+    // 1,000 tenants, every kind: a backlog drained, then a steady rate with a sample timed.
+    const many = Array.from({ length: MANY_TENANTS }, () => randomUUID());
+    const manyWatched = many.slice(0, MANY_WATCHED);
+    await Promise.all(manyWatched.map((t) => bed.setTier(t, 'ENTERPRISE')));
+    progress('1,000 tenants: backlog');
+    const manyDrain = await adoptionThroughput(bed, many, MANY_BACKLOG_EACH, MANY_BUDGET_MS);
+    // What the budget left unapplied must not queue ahead of the next phase.
+    await bed.jsm.streams.purge(bed.events.streamName);
+    progress(`1,000 tenants: drained at ${manyDrain.perSecond.toFixed(0)}/s; paced`);
+    const manyPaced = await pacedRun(bed, many, manyWatched, {
+      rate: MANY_RATE,
+      seconds: PACED_SECONDS,
+      offset: MANY_BACKLOG_EACH,
+      budgetMs: MANY_BUDGET_MS,
+    });
+    await bed.jsm.streams.purge(bed.events.streamName);
     const report = {
       machine: `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}`,
       // Other work on the machine moves every number; the 1-minute load average says how much.
@@ -76,6 +125,7 @@ async function main() {
       backlog: { tenants: TENANTS, eventsPerTenant: PER_TENANT },
       throughput: { adoption: ours, jetstreamNoop: jetstream, mongoPushOnly: mongo },
       latency: { adoption: latency, jetstreamNoop: baseLatency },
+      many: { tenants: MANY_TENANTS, drain: manyDrain, paced: manyPaced },
       history,
     };
     printReport(report);

@@ -55,6 +55,8 @@ import { notifyingPlans } from './store/notifying-plans.js';
 import { driftRepository } from './store/drift-repository.js';
 import { ensureAdoptionIndexes } from './store/indexes.js';
 import { migrateFactArrays } from './store/migrate-fact-arrays.js';
+import { migrateInlineSummaries } from './store/migrate-inline-summaries.js';
+import { summaryPartsRepository } from './store/summary-parts-repository.js';
 import { DEFAULT_RAW_EVENT_RETENTION_MS, rawEventsRepository } from './store/raw-events-repository.js';
 import { outboxRepository } from './store/outbox-repository.js';
 import { plansRepository } from './store/plans-repository.js';
@@ -155,7 +157,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   // One lock per app, shared by gRPC, the consumer, the drift watch and the outbox relay (see
   // TenantWriteLock).
   const lock = createTenantWriteLock();
-  const stored = aggregatesRepository(deps.db, lock);
+  const summaryParts = summaryPartsRepository(deps.db);
+  const stored = aggregatesRepository(deps.db, lock, summaryParts);
   // The read model (docs/adoption-model.md, "Read models"): every read of an RPC is served from
   // here; every write of this replica raises the tenant's floor and tells the other replicas.
   const reads = createVersionedCache<TenantAggregate>({
@@ -294,6 +297,10 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       const migration = await migrateFactArrays(deps.db, now());
       if (migration.migrated + migration.skipped > 0) {
         deps.logger.info({ ...migration }, 'aggregates migrated from fact arrays to summaries');
+      }
+      const layered = await migrateInlineSummaries(deps.db, summaryParts, now());
+      if (layered.migrated + layered.skipped > 0) {
+        deps.logger.info({ ...layered }, 'aggregate summaries moved to summary parts');
       }
     },
     async startConsumer(nc, options = {}) {

@@ -73,11 +73,12 @@ describe('the adoption store on the real Mongo-wire server', () => {
   });
   // One fact folded into the summary the caller read (the ingest use case does this for a group).
   const appendFact = async (tenantId: string, one: EventFact, expectedVersion: number) => {
-    const { summary, recentEventIds } = await aggregates.load(tenantId);
+    const read = await aggregates.load(tenantId);
     const change = {
-      summary: foldFacts(summary ?? EMPTY_SUMMARY, [one], NOW),
-      recentEventIds: [...recentEventIds, one.id],
+      summary: foldFacts(read.summary ?? EMPTY_SUMMARY, [one], NOW),
+      recentEventIds: [...read.recentEventIds, one.id],
       lastSeq: 0,
+      read,
     };
     return aggregates.applyFacts(tenantId, change, expectedVersion, derived, NOW);
   };

@@ -107,3 +107,4 @@ export type { PlanRenewal, RenewPlanContext } from './plans/renew-plan.js';
 export { evaluatePlan } from './plans/objectives.js';
 export { EMPTY_SUMMARY, foldFacts, summaryFacts, summaryHolds } from './summary/tenant-summary.js';
 export type { KindCounter, SummarySlot, TenantSummary } from './summary/tenant-summary.js';
+export { changedSlots, overlaySlots, slotFactCount } from './summary/summary-layers.js';

@@ -2,7 +2,6 @@ import {
   foldFacts,
   isEventKind,
   summaryFacts,
-  summaryHolds,
   toFact,
   type EventEnvelope,
   type EventFact,
@@ -35,7 +34,13 @@ export interface IngestAggregates {
   load(tenantId: string): Promise<TenantAggregate>;
   applyFacts(
     tenantId: string,
-    change: { summary: TenantSummary; recentEventIds: readonly string[]; lastSeq: number },
+    change: {
+      summary: TenantSummary;
+      recentEventIds: readonly string[];
+      lastSeq: number;
+      /** The aggregate the summary was folded from: the store writes only what changed. */
+      read: Pick<TenantAggregate, 'summary' | 'summaryStorage'>;
+    },
     expectedVersion: number,
     derived: DerivedRecord,
     now: Date,
@@ -75,10 +80,12 @@ function rejection(event: EventEnvelope): string {
     : `no adoption rule reads kind ${JSON.stringify(event.type).slice(0, 60)}`;
 }
 
-function knownApplied(aggregate: TenantAggregate, fact: EventFact): boolean {
-  if (aggregate.recentEventIds.includes(fact.id) || summaryHolds(aggregate.summary, fact.id)) return true;
+// One pass over what the aggregate remembers, so a group's dedupe costs its size, not size × history.
+function appliedIds(aggregate: TenantAggregate): (fact: EventFact) => boolean {
+  const known = new Set([...aggregate.recentEventIds, ...aggregate.facts.map((f) => f.id)]);
+  const completions = new Set(aggregate.manualCompletions.map((c) => c.id));
   // Adoption's own milestone.completed: the completion was stored by the API call that emitted it.
-  return fact.type === 'milestone.completed' && aggregate.manualCompletions.some((c) => c.id === fact.id);
+  return (fact) => known.has(fact.id) || (fact.type === 'milestone.completed' && completions.has(fact.id));
 }
 
 /**
@@ -94,8 +101,9 @@ async function fresh(
   items: readonly { item: IngestItem; fact: EventFact }[],
 ): Promise<{ item: IngestItem; fact: EventFact }[]> {
   const seen = new Set<string>();
+  const applied = appliedIds(aggregate);
   const unknown = items.filter(({ fact }) => {
-    if (seen.has(fact.id) || knownApplied(aggregate, fact)) return false;
+    if (seen.has(fact.id) || applied(fact)) return false;
     seen.add(fact.id);
     return true;
   });
@@ -143,6 +151,7 @@ export async function ingestProductEvents(
       summary,
       recentEventIds: [...aggregate.recentEventIds, ...facts.map((f) => f.id)].slice(-RECENT_IDS_KEPT),
       lastSeq: Math.max(aggregate.lastSeq, ...seqs),
+      read: aggregate,
     };
     const { derived, transitions, reschedule } = recomputeOnWrite({
       aggregate,

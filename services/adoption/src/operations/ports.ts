@@ -5,6 +5,7 @@ import type {
   PathProfile,
   RiskSignal,
   SuccessPlan,
+  SummarySlot,
   TenantSummary,
 } from '../domain/index.js';
 
@@ -23,10 +24,21 @@ export interface TierSnapshot {
   readonly capabilities: readonly string[];
 }
 
+/**
+ * Where the summary's slots are stored (docs/adoption-model.md §17): parts in their own
+ * collection, oldest first, then the small layer inline in the tenant's document. Only the store
+ * reads it; a write hands back the aggregate it folded from, so the store knows what it changed.
+ */
+export interface SummaryStorage {
+  readonly parts: readonly { readonly id: string; readonly facts: number }[];
+  readonly inline: readonly SummarySlot[];
+}
+
 /** What a read of the aggregate gives the rest of the service. */
 export interface TenantAggregate {
   readonly tenantId: string;
   readonly summary: TenantSummary;
+  readonly summaryStorage: SummaryStorage;
   /** The facts the rules read: those the summary keeps, not the whole history. */
   readonly facts: readonly EventFact[];
   /** Events applied over the tenant's life. */

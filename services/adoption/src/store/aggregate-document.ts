@@ -1,7 +1,9 @@
 import {
   EMPTY_SUMMARY,
   foldFacts,
+  overlaySlots,
   summaryFacts,
+  type SummarySlot,
   type EventFact,
   type HealthBand,
   type ManualCompletion,
@@ -27,8 +29,13 @@ export const AGGREGATES_COLLECTION = 'aggregates';
  */
 export interface AggregateDocument {
   _id: string;
-  /** What the rules read of the history (domain/summary); raw events live in `events`. */
+  /**
+   * What the rules read of the history (domain/summary): counters, and the slots changed since
+   * the last part was written (the inline layer). Raw events live in `events`.
+   */
   summary: TenantSummary;
+  /** The summary's parts in `summary_parts`, oldest first (absent: none, a document from before them). */
+  summaryParts?: { id: string; facts: number }[];
   /** The latest applied event ids, newest last (operations/ingest-product-events.ts says how many). */
   recentEventIds: string[];
   /** Highest stream sequence applied (0: none, or applied through the per-message path). */
@@ -72,14 +79,28 @@ export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id' | 'fact
   };
 }
 
-/** The stored document as the read model the service works with. */
-export function toAggregate(doc: AggregateDocument): TenantAggregate {
+/**
+ * The stored document as the read model the service works with; `parts` are the slots of its
+ * `summaryParts`, in the same order.
+ */
+export function toAggregate(
+  doc: AggregateDocument,
+  parts: readonly (readonly SummarySlot[])[] = [],
+): TenantAggregate {
   // A document not migrated yet (written by an older replica during a rolling update) is
   // summarised on the fly, so it reads the same before and after its migration.
-  const summary = doc.summary ?? foldFacts(EMPTY_SUMMARY, doc.facts ?? [], doc.updatedAt ?? new Date(0));
+  const inline = doc.summary ?? foldFacts(EMPTY_SUMMARY, doc.facts ?? [], doc.updatedAt ?? new Date(0));
+  const summary =
+    parts.length === 0
+      ? inline
+      : {
+          ...inline,
+          slots: overlaySlots([...parts, inline.slots], (doc.updatedAt ?? new Date(0)).getTime()),
+        };
   return {
     tenantId: doc._id,
     summary,
+    summaryStorage: { parts: doc.summaryParts ?? [], inline: inline.slots },
     facts: summaryFacts(summary),
     appliedEvents: summary.applied,
     recentEventIds: doc.recentEventIds ?? [],

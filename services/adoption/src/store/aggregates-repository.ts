@@ -1,5 +1,6 @@
 import type { Collection, Db, PushOperator } from 'mongodb';
 import type { ManualCompletion, TenantSummary } from '../domain/index.js';
+import type { TenantAggregate as ReadAggregate } from '../operations/ports.js';
 import {
   AGGREGATES_COLLECTION,
   derivedFields,
@@ -10,6 +11,12 @@ import {
   type TenantAggregate,
   type TierSnapshot,
 } from './aggregate-document.js';
+import { planSummaryWrite } from './summary-layout.js';
+import {
+  summaryPartsRepository,
+  type SummaryPartRef,
+  type SummaryPartsRepository,
+} from './summary-parts-repository.js';
 import type { TenantWriteLock } from './tenant-write-lock.js';
 import { counterIs, insertDefaults, isDuplicateKey } from './write-helpers.js';
 
@@ -18,6 +25,8 @@ export interface FactsChange {
   readonly summary: TenantSummary;
   readonly recentEventIds: readonly string[];
   readonly lastSeq: number;
+  /** The aggregate the summary was folded from: only the slots that changed since are written. */
+  readonly read: Pick<ReadAggregate, 'summary' | 'summaryStorage'>;
 }
 
 export interface AggregatesRepository {
@@ -61,11 +70,18 @@ export interface AggregatesRepository {
   saveTier(tenantId: string, tier: TierSnapshot, now: Date): Promise<void>;
 }
 
+/** Reads of a document and its parts before a part that stays missing is an error. */
+const MAX_LOAD_ATTEMPTS = 5;
+
 /**
  * The per-tenant aggregate documents (see AggregateDocument for the layout and its counters).
  * Every update runs under `lock`, shared with the drift repository of the same process.
  */
-export function aggregatesRepository(db: Db, lock: TenantWriteLock): AggregatesRepository {
+export function aggregatesRepository(
+  db: Db,
+  lock: TenantWriteLock,
+  parts: SummaryPartsRepository = summaryPartsRepository(db),
+): AggregatesRepository {
   const aggregates: Collection<AggregateDocument> = db.collection(AGGREGATES_COLLECTION);
 
   // One conditional update: the version guard makes read-recompute-write a compare-and-set, and
@@ -111,23 +127,47 @@ export function aggregatesRepository(db: Db, lock: TenantWriteLock): AggregatesR
 
   return {
     async load(tenantId) {
-      const doc = await aggregates.findOne({ _id: tenantId });
-      return toAggregate(doc ?? { _id: tenantId, ...emptyAggregate(new Date(0)) });
+      for (let attempt = 1; ; attempt += 1) {
+        const doc = await aggregates.findOne({ _id: tenantId });
+        if (doc === null) return toAggregate({ _id: tenantId, ...emptyAggregate(new Date(0)) });
+        const slots = await parts.read(tenantId, doc.summaryParts ?? []);
+        if (slots !== null) return toAggregate(doc, slots);
+        // A rebase replaced a part between the two reads: the document now names the new one.
+        if (attempt >= MAX_LOAD_ATTEMPTS) throw new Error(`summary parts of tenant ${tenantId} are missing`);
+      }
     },
-    applyFacts: (tenantId, change, expectedVersion, derived, now) =>
-      writeAtVersion(
+    // The slots the group changed go inline, or into a new part once the inline layer is too
+    // large (summary-layout.ts): the document written stays small however large the summary.
+    // A part is inserted before the conditional update that refers to it; a lost update leaves
+    // it unreferenced and it is deleted, a crash in between leaves it as harmless garbage.
+    async applyFacts(tenantId, change, expectedVersion, derived, now) {
+      const stored = change.read.summaryStorage;
+      const plan = planSummaryWrite(stored, change.read.summary, change.summary, now.getTime());
+      const added: SummaryPartRef | null =
+        plan.kind === 'inline' ? null : await parts.insert(tenantId, plan.part, now);
+      const refs =
+        added === null ? [...stored.parts] : plan.kind === 'delta' ? [...stored.parts, added] : [added];
+      const wrote = await writeAtVersion(
         tenantId,
         expectedVersion,
         {
           $set: {
-            summary: change.summary,
+            summary: { ...change.summary, slots: plan.kind === 'inline' ? [...plan.inline] : [] },
+            summaryParts: refs,
             recentEventIds: [...change.recentEventIds],
             lastSeq: change.lastSeq,
           },
         },
         derived,
         now,
-      ),
+      );
+      // Parts no document refers to any more go in the background, off the consumer's path
+      // (FerretDB scans for a delete); failing to delete them costs only space.
+      const unreferenced =
+        !wrote && added !== null ? [added] : wrote && plan.kind === 'rebase' ? stored.parts : [];
+      if (unreferenced.length > 0) parts.discard(unreferenced);
+      return wrote;
+    },
     recordCompletion: (tenantId, completion, expectedVersion, derived, now) =>
       writeAtVersion(
         tenantId,
