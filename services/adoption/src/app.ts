@@ -104,10 +104,13 @@ export const DEAD_LETTER_STREAM = 'DEADLETTER';
 /**
  * Messages per batch. A batch is written tenant by tenant (TENANT_WRITE_CONCURRENCY at a time),
  * and all of it must be acked within the consumer's ack wait (15 s) or the server redelivers it
- * while it is still being written: 500 one-event tenants on a loaded FerretDB took longer, and a
- * rolling restart then saw 629 redeliveries of 407 events and applied them 78 s late.
+ * while it is still being written. At 100 a batch's fixed costs (the tenant's document, a summary
+ * part, the raw log) capped one busy tenant at 1,429 events/s; at 500, 4,160 (bench/adoption,
+ * 2026-11-24). 500 one-event tenants took longer than the ack wait on FerretDB while its `_id`
+ * updates scanned the collection (a rolling restart saw 629 redeliveries); with the `_id` index
+ * used (docs/foundation.md, "FerretDB's limits") they take about 2 s.
  */
-export const DEFAULT_ADOPTION_BATCH_SIZE = 100;
+export const DEFAULT_ADOPTION_BATCH_SIZE = 500;
 
 /** How the milestone detector consumes (see docs/adoption-model.md, "Batched ingestion"). */
 export interface ConsumerOptions {
