@@ -60,6 +60,7 @@ export {
   publishChangeNotice,
   readModelNoticeSubject,
   startChangeNotices,
+  createChangeChannel,
   subscribeChangeNotices,
 } from './read-model/notices.js';
-export type { ChangeNotice, ChangeNotices } from './read-model/notices.js';
+export type { ChangeChannel, ChangeNotice, ChangeNotices } from './read-model/notices.js';

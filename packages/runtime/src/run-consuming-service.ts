@@ -66,6 +66,12 @@ export interface ConsumingServiceApp {
   readonly grpc: ListeningServer;
   prepare(): Promise<void>;
   startConsumer(nc: NatsConnection): Promise<{ stop(): Promise<void>; stats(): ConsumerCounts }>;
+  /**
+   * Publishes this replica's read-model changes and drops what other replicas' writes made older
+   * (core NATS notices); returns the stop function. Started before the consumer, stopped after it
+   * has acked what it finished.
+   */
+  startReadModelNotices?(nc: NatsConnection): () => void;
 }
 
 /** Scheduled work started once the service is prepared (a drift watch, a clean-up job). */
@@ -141,8 +147,14 @@ export async function runConsumingService<A extends ConsumingServiceApp>(options
       await app.prepare();
       if (!consumer) {
         const nc = await nats.connected();
+        const stopNotices = app.startReadModelNotices?.(nc);
         const started = await app.startConsumer(nc);
-        consumer = started;
+        consumer = {
+          stop: async () => {
+            await started.stop();
+            stopNotices?.();
+          },
+        };
         // Counters and lag (JetStream's num_pending, asked at scrape) on /metrics.
         const jsm = await jetstreamManager(nc);
         const { streamName, consumerName } = config.events;

@@ -13,9 +13,8 @@ import {
   ensureDeadLetterStream,
   deadLetterSubject,
   readModelNoticeSubject,
-  startChangeNotices,
+  createChangeChannel,
   type BatchConsumer,
-  type ChangeNotices,
   type ConsumerLease,
   type RetryBackoff,
 } from '@tap/events';
@@ -170,11 +169,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
   });
-  let notices: ChangeNotices | undefined;
-  const changed = (tenantId: string, version?: number): void => {
-    reads.changed(tenantId, version);
-    notices?.publish(tenantId, version);
-  };
+  const aggregateChanges = createChangeChannel((tenantId, version) => reads.changed(tenantId, version));
+  const changed = aggregateChanges.changed;
   const aggregates = notifyingAggregates(stored, changed);
   // Plan chains get the same read model, versioned by their length (a chain only grows).
   const storedPlans = plansRepository(deps.db);
@@ -184,11 +180,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
   });
-  let planNotices: ChangeNotices | undefined;
-  const plans = notifyingPlans(storedPlans, (tenantId, chainLength) => {
-    planReads.changed(tenantId, chainLength);
-    planNotices?.publish(tenantId, chainLength);
-  });
+  const planChanges = createChangeChannel((tenantId, version) => planReads.changed(tenantId, version));
+  const plans = notifyingPlans(storedPlans, planChanges.changed);
   const driftStore = notifyingDrift(driftRepository(deps.db, lock), changed);
   const outboxStore = outboxRepository(deps.db, lock);
   const rawEvents = rawEventsRepository(deps.db);
@@ -354,22 +347,12 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       startOutboxRelayJob({ intervalMs: outboxConfig.intervalMs, run: runOutboxRelay, logger: relayLogger }),
     runOutboxRelay,
     startReadModelNotices(nc) {
-      const subject = readModelNoticeSubject(deps.config.events.subjectPrefix, 'adoption');
-      const started = startChangeNotices(nc, subject, (tenantId, version) =>
-        reads.changed(tenantId, version),
-      );
-      const planSubject = readModelNoticeSubject(deps.config.events.subjectPrefix, 'adoption-plans');
-      const startedPlans = startChangeNotices(nc, planSubject, (tenantId, version) =>
-        planReads.changed(tenantId, version),
-      );
-      notices = started;
-      planNotices = startedPlans;
-      return () => {
-        notices = undefined;
-        planNotices = undefined;
-        started.stop();
-        startedPlans.stop();
-      };
+      const prefix = deps.config.events.subjectPrefix;
+      const stops = [
+        aggregateChanges.start(nc, readModelNoticeSubject(prefix, 'adoption')),
+        planChanges.start(nc, readModelNoticeSubject(prefix, 'adoption-plans')),
+      ];
+      return () => stops.forEach((stop) => stop());
     },
     reads,
   };

@@ -41,20 +41,16 @@ await runConsumingService({
       prepare: () => app.prepare(),
       startDriftWatch: () => app.startDriftWatch(),
       startOutboxRelay: () => app.startOutboxRelay(),
+      // Cached reads drop what another replica's write made older (docs/adoption-model.md).
+      startReadModelNotices: (nc) => app.startReadModelNotices(nc),
       async startConsumer(nc) {
-        // Cached reads drop what another replica's write made older (docs/adoption-model.md).
-        const stopNotices = app.startReadModelNotices(nc);
         const consumer = await app.startConsumer(nc, { lease });
         return {
           stats: () => {
             const stats = consumer.stats();
             return { ...stats, failed: stats.retried };
           },
-          async stop() {
-            // The consumer stops pulling and acks what it finished before the notices end.
-            await consumer.stop();
-            stopNotices();
-          },
+          stop: () => consumer.stop(),
         };
       },
     };

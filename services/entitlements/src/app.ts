@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts } from '@tap/contracts';
-import { startChangeNotices, type BatchConsumer, type ChangeNotices } from '@tap/events';
+import { createChangeChannel, type BatchConsumer } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
@@ -100,11 +100,8 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
       return { usage: view.doc, version: view.doc?.version ?? 0 };
     },
   });
-  let notices: ChangeNotices | undefined;
-  const changed = (tenantId: string, version?: number): void => {
-    reads.changed(tenantId, version);
-    notices?.publish(tenantId, version);
-  };
+  const changes = createChangeChannel((tenantId, version) => reads.changed(tenantId, version));
+  const changed = changes.changed;
   ops.usage = notifyingUsage(ops.usage, changed);
   const batchDeps: UsageBatchDeps = {
     store: usageBatchStore(deps.db),
@@ -178,17 +175,8 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
         },
       };
     },
-    startReadModelNotices(nc) {
-      const subject = noticeSubject(deps.config.events?.subjectPrefix ?? 'events');
-      const started = startChangeNotices(nc, subject, (tenantId, version) =>
-        reads.changed(tenantId, version),
-      );
-      notices = started;
-      return () => {
-        notices = undefined;
-        started.stop();
-      };
-    },
+    startReadModelNotices: (nc) =>
+      changes.start(nc, noticeSubject(deps.config.events?.subjectPrefix ?? 'events')),
     reads,
     startCleanup: () =>
       startCleanupJob({ intervalMs: cleanup.intervalMs, run: runCleanup, logger: cleanupLogger }),

@@ -23,20 +23,16 @@ await runConsumingService({
       grpc: app.grpc,
       prepare: () => app.prepare(),
       startCleanup: () => app.startCleanup(),
+      // Cached reads drop what another replica's write made older (docs/entitlements-model.md).
+      startReadModelNotices: (nc) => app.startReadModelNotices(nc),
       async startConsumer(nc) {
-        // Cached reads drop what another replica's write made older (docs/entitlements-model.md).
-        const stopNotices = app.startReadModelNotices(nc);
         const consumer = await app.startConsumer(nc, { lease });
         return {
           stats: () => {
             const stats = consumer.stats();
             return { ...stats, failed: stats.retried };
           },
-          async stop() {
-            // The consumer stops pulling and acks what it finished before the notices end.
-            await consumer.stop();
-            stopNotices();
-          },
+          stop: () => consumer.stop(),
         };
       },
     };

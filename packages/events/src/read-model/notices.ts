@@ -72,3 +72,34 @@ export function startChangeNotices(
     stop: () => subscription.unsubscribe(),
   };
 }
+
+/** A replica's read-model changes: applied here at once, told to the other replicas once started. */
+export interface ChangeChannel {
+  /** A write of this replica: `local` now, and a notice on the subject while started. */
+  changed(tenantId: string, version?: number): void;
+  /** Hands the other replicas' notices on `subject` to `local` and publishes there; returns stop. */
+  start(nc: NatsConnection, subject: string): () => void;
+}
+
+/**
+ * The one place a service joins its cache (`local`, e.g. a versioned cache's `changed`) to the
+ * notices: writers call `changed` whether or not NATS is there yet (before `start` a write only
+ * reaches this replica's cache; the TTL bounds what the others serve meanwhile).
+ */
+export function createChangeChannel(local: (tenantId: string, version?: number) => void): ChangeChannel {
+  let notices: ChangeNotices | undefined;
+  return {
+    changed(tenantId, version) {
+      local(tenantId, version);
+      notices?.publish(tenantId, version);
+    },
+    start(nc, subject) {
+      const started = startChangeNotices(nc, subject, local);
+      notices = started;
+      return () => {
+        if (notices === started) notices = undefined;
+        started.stop();
+      };
+    },
+  };
+}
