@@ -27,12 +27,12 @@ function historyFact(tenantId, n, prior, now) {
  * A tenant whose history is loaded in bulk, as the consumer would have left it: `prior` raw
  * events inserted into the `events` log (insertMany, 10,000 at a time), the same facts folded
  * into the summary in process (the consumer's pure fold), stored as one base part, and the
- * aggregate document naming it. Returns the tenant id.
+ * aggregate document naming it. Returns the tenant id (`tenantId`, or a new one).
  * @param {import('mongodb').Db} db
  * @param {number} prior
+ * @param {string} [tenantId]
  */
-export async function loadHistory(db, prior) {
-  const tenantId = randomUUID();
+export async function loadHistory(db, prior, tenantId = randomUUID()) {
   const now = new Date();
   /** @type {import('mongodb').Collection<any>} */
   const events = db.collection('events');

@@ -12,6 +12,9 @@
  *
  * BENCH_SECONDS (default 8) per case after 2 s of warm-up; BENCH_ENDPOINTS (comma-separated
  * path endings) measures only those; BENCH_PROFILE_DIR writes each service's CPU profile there.
+ * Then GET /tenant/adoption/state of one tenant alone (all 64 connections): a short-history
+ * tenant, and one with BENCH_PRIOR_EVENTS (default 100,000) prior events loaded in bulk as the
+ * consumer would have left them (bench/adoption/history.mjs): a read's cost beside its history.
  * Uses MONGO_URL / NATS_URL / REDIS_URL when set, else starts its own servers (@tap/testkit).
  */
 import { randomUUID } from 'node:crypto';
@@ -22,6 +25,7 @@ import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startInfrastructure } from '@tap/testkit';
 import { childPids, cpuMs, REPO_ROOT, startNode, waitUntil } from '../identity/processes.mjs';
+import { loadHistory } from '../adoption/history.mjs';
 import { hammer } from './load.mjs';
 import { startStack } from './stack.mjs';
 
@@ -31,6 +35,8 @@ const CONNECTIONS = 64;
 const TENANTS = 64;
 const EVENTS_PER_TENANT = 20;
 const SEED_TIMEOUT_MS = 120_000;
+/** One more tenant, read alone beside one of the short-history tenants: its prior events. */
+const PRIOR_EVENTS = Number(process.env['BENCH_PRIOR_EVENTS'] ?? 100_000);
 const TARGET = { perSecond: 2_500, p99: 50, ratio: 0.05 };
 
 const PLAN = {
@@ -177,6 +183,8 @@ async function main() {
       if (!response.ok) throw new Error(`success plan: ${response.status} ${await response.text()}`);
     }
     const authorizations = tenants.map((t) => t.bearer);
+    const long = await stack.tenantWithOwnerToken('Bench long history', 'CORE');
+    if (PRIOR_EVENTS > 0) await loadHistory(stack.database('adoption'), PRIOR_EVENTS, long.tenantId);
     const admin = stack.database('identity').client.db('admin');
     const servicePids = stack.pids();
     const pids = {
@@ -214,6 +222,25 @@ async function main() {
           admin,
         ),
       );
+    if (!ONLY || ONLY.includes('history'))
+      for (const [label, bearer] of [
+        [`${EVENTS_PER_TENANT} events`, tenants[0]?.bearer ?? ''],
+        [`${PRIOR_EVENTS.toLocaleString('en')} prior events`, long.bearer],
+      ])
+        rows.push(
+          await measured(
+            `GET /tenant/adoption/state, one tenant, ${label}`,
+            pids,
+            {
+              port: port ?? 0,
+              path: '/api/v1/tenant/adoption/state',
+              authorizations: [bearer ?? ''],
+              connections: CONNECTIONS,
+              seconds: SECONDS,
+            },
+            admin,
+          ),
+        );
   } finally {
     await bare.stop();
     await stack.stop();
@@ -225,7 +252,7 @@ async function main() {
   console.log(`\nmachine: ${machine}`);
   const baseline = rows[0]?.perSecond ?? 1;
   console.log(
-    `${'case (64 connections)'.padEnd(52)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50'.padStart(6)} ${'p99'.padStart(6)}  met  CPU ms/request (gateway adoption entitlements identity redis ferretdb)`,
+    `${'case (64 connections)'.padEnd(66)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50'.padStart(6)} ${'p99'.padStart(6)}  met  CPU ms/request (gateway adoption entitlements identity redis ferretdb)`,
   );
   for (const r of rows) {
     const ratio = r.perSecond / baseline;
@@ -243,7 +270,7 @@ async function main() {
       .map((n) => (r.cpuMsPerRequest[n] ?? 0).toFixed(3))
       .join(' ');
     console.log(
-      `${r.case.padEnd(52)} ${String(r.perSecond).padStart(7)} ${(ratio * 100).toFixed(1).padStart(5)}% ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)}  ${met}  ${r === rows[0] ? `bare ${(r.cpuMsPerRequest['bare'] ?? 0).toFixed(3)}` : cpu}${non200 ? `  (${non200})` : ''}${r.errors ? ` ${r.errors} errors` : ''}`,
+      `${r.case.padEnd(66)} ${String(r.perSecond).padStart(7)} ${(ratio * 100).toFixed(1).padStart(5)}% ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)}  ${met}  ${r === rows[0] ? `bare ${(r.cpuMsPerRequest['bare'] ?? 0).toFixed(3)}` : cpu}${non200 ? `  (${non200})` : ''}${r.errors ? ` ${r.errors} errors` : ''}`,
     );
   }
   console.log(
