@@ -26,6 +26,7 @@ import type { TokenVerifier } from '@tap/tokens';
 import type { Db } from 'mongodb';
 import {
   DEFAULT_DRIFT_INTERVAL_MS,
+  DEFAULT_HOUSEKEEPING_INTERVAL_MS,
   DEFAULT_DRIFT_LEASE_MS,
   DEFAULT_DRIFT_RESCAN_MS,
   DEFAULT_OUTBOX_GRACE_MS,
@@ -46,6 +47,9 @@ import { adoptionHandlers } from './grpc/adoption-handlers.js';
 import { completionOutbox } from './outbox/completion-outbox.js';
 import { runOutboxPass, type OutboxPassReport } from './outbox/outbox-relay.js';
 import { startOutboxRelayJob, type OutboxRelayJob } from './outbox/outbox-relay-job.js';
+import { startHousekeepingJob, type HousekeepingJob } from './jobs/housekeeping-job.js';
+import { housekeep, type HousekeepingReport } from './operations/housekeep.js';
+import { orphanParts } from './store/orphan-parts.js';
 import type { TenantAggregate } from './store/aggregate-document.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
 import { createRecomputeMemo } from './recompute-memo.js';
@@ -69,8 +73,9 @@ const UPGRADE_CONTEXT_DEADLINE_MS = 1_000;
 export const TIER_FRESHNESS_MS = 1_000;
 
 export interface AdoptionDeps {
-  /** `events` is needed by startConsumer only; `driftWatch` and `outbox` fall back to the defaults. */
-  readonly config: Pick<AdoptionConfig, 'events'> & Partial<Pick<AdoptionConfig, 'driftWatch' | 'outbox'>>;
+  /** `events` is needed by startConsumer only; the job schedules fall back to the defaults. */
+  readonly config: Pick<AdoptionConfig, 'events'> &
+    Partial<Pick<AdoptionConfig, 'driftWatch' | 'outbox' | 'housekeeping'>>;
   readonly db: Db;
   readonly verifier: TokenVerifier;
   /** The logout revocation list: every user token is checked against it (fails closed). */
@@ -135,6 +140,10 @@ export interface AdoptionApp {
   startOutboxRelay(): OutboxRelayJob;
   /** Runs one outbox relay pass now. */
   runOutboxRelay(): Promise<OutboxPassReport>;
+  /** Starts the hourly housekeeping (raw-event retention, unnamed summary parts). */
+  startHousekeeping(): HousekeepingJob;
+  /** Runs one housekeeping pass now. */
+  runHousekeeping(): Promise<HousekeepingReport>;
   /**
    * Publishes this replica's aggregate writes and listens for the others' on core NATS, so cached
    * reads never lag a write this replica was told about. Returns the stop function.
@@ -269,13 +278,18 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       onTenantError: (tenantId, error) =>
         watchLogger.warn({ err: error, tenantId }, 'drift watch failed for a tenant'),
     });
-    // Raw-event retention rides on the watch's schedule: FerretDB v1 keeps no TTL promise.
-    const cutoff = new Date(now().getTime() - DEFAULT_RAW_EVENT_RETENTION_MS);
-    await rawEvents
-      .pruneBefore(cutoff)
-      .catch((error: unknown) => watchLogger.warn({ err: error }, 'raw event pruning failed'));
     return report;
   };
+  // Raw-event retention (FerretDB v1 keeps no TTL promise) and unnamed summary parts, hourly:
+  // on FerretDB both filters scan their collection, so not on the drift watch's minute.
+  const runHousekeeping = () =>
+    housekeep({
+      rawEvents,
+      orphanParts: orphanParts(deps.db, summaryParts),
+      now,
+      rawEventRetentionMs: DEFAULT_RAW_EVENT_RETENTION_MS,
+    });
+  const housekeepingLogger = deps.logger.child({ component: 'housekeeping' });
   const relayLogger = deps.logger.child({ component: 'outbox-relay' });
   const runOutboxRelay = () =>
     runOutboxPass({
@@ -346,6 +360,13 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     startOutboxRelay: () =>
       startOutboxRelayJob({ intervalMs: outboxConfig.intervalMs, run: runOutboxRelay, logger: relayLogger }),
     runOutboxRelay,
+    startHousekeeping: () =>
+      startHousekeepingJob({
+        intervalMs: deps.config.housekeeping?.intervalMs ?? DEFAULT_HOUSEKEEPING_INTERVAL_MS,
+        run: runHousekeeping,
+        logger: housekeepingLogger,
+      }),
+    runHousekeeping,
     startReadModelNotices(nc) {
       const prefix = deps.config.events.subjectPrefix;
       const stops = [

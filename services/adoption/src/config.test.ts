@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tap/config';
-import { DEFAULT_OUTBOX_GRACE_MS, DEFAULT_OUTBOX_INTERVAL_MS, loadConfig } from './config.js';
+import {
+  DEFAULT_HOUSEKEEPING_INTERVAL_MS,
+  DEFAULT_OUTBOX_GRACE_MS,
+  DEFAULT_OUTBOX_INTERVAL_MS,
+  loadConfig,
+} from './config.js';
 
 const REQUIRED = {
   MONGO_URL: 'mongodb://127.0.0.1:27017/',
@@ -19,6 +24,13 @@ describe('loadConfig', () => {
       loadConfig({ ...REQUIRED, ADOPTION_OUTBOX_INTERVAL_MS: '2000', ADOPTION_OUTBOX_GRACE_MS: '5000' })
         .outbox,
     ).toEqual({ intervalMs: 2_000, graceMs: 5_000 });
+  });
+
+  it('takes the housekeeping interval from the environment, hourly by default', () => {
+    expect(loadConfig(REQUIRED).housekeeping).toEqual({ intervalMs: DEFAULT_HOUSEKEEPING_INTERVAL_MS });
+    expect(loadConfig({ ...REQUIRED, ADOPTION_HOUSEKEEPING_INTERVAL_MS: '600000' }).housekeeping).toEqual({
+      intervalMs: 600_000,
+    });
   });
 
   it('refuses a grace period the stream would no longer deduplicate a republish in', () => {

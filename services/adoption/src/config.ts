@@ -31,6 +31,9 @@ export const DEFAULT_OUTBOX_INTERVAL_MS = 10_000;
  */
 export const DEFAULT_OUTBOX_GRACE_MS = 30_000;
 
+/** How often raw events past retention and unnamed summary parts are deleted (operations/housekeep.ts). */
+export const DEFAULT_HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+
 /** The drift-watch job's schedule (see docs/adoption-model.md, "Drift watch job"). */
 export interface DriftWatchConfig {
   readonly intervalMs: number;
@@ -44,11 +47,17 @@ export interface OutboxConfig {
   readonly graceMs: number;
 }
 
+/** The housekeeping job's schedule (see docs/adoption-model.md, "Housekeeping"). */
+export interface HousekeepingConfig {
+  readonly intervalMs: number;
+}
+
 /** What runConsumingService reads (host, ports, MongoDB, NATS, Redis, tokens, TLS, …) and the service's own. */
 export interface AdoptionConfig extends ConsumingServiceConfig {
   readonly events: EventsConfig;
   readonly driftWatch: DriftWatchConfig;
   readonly outbox: OutboxConfig;
+  readonly housekeeping: HousekeepingConfig;
   readonly entitlementsAddress: string;
 }
 
@@ -68,6 +77,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     ADOPTION_DRIFT_LEASE_MS: durationMs({ default: DEFAULT_DRIFT_LEASE_MS }),
     ADOPTION_OUTBOX_INTERVAL_MS: durationMs({ default: DEFAULT_OUTBOX_INTERVAL_MS }),
     ADOPTION_OUTBOX_GRACE_MS: durationMs({ default: DEFAULT_OUTBOX_GRACE_MS }),
+    ADOPTION_HOUSEKEEPING_INTERVAL_MS: durationMs({ default: DEFAULT_HOUSEKEEPING_INTERVAL_MS }),
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
     ...TOKEN_CHECK_ENV,
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
@@ -103,6 +113,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       intervalMs: e.ADOPTION_OUTBOX_INTERVAL_MS,
       graceMs: e.ADOPTION_OUTBOX_GRACE_MS,
     }),
+    housekeeping: Object.freeze({ intervalMs: e.ADOPTION_HOUSEKEEPING_INTERVAL_MS }),
     entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
     ...tokenCheckFromEnv(e),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,

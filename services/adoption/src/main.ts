@@ -41,6 +41,7 @@ await runConsumingService({
       prepare: () => app.prepare(),
       startDriftWatch: () => app.startDriftWatch(),
       startOutboxRelay: () => app.startOutboxRelay(),
+      startHousekeeping: () => app.startHousekeeping(),
       // Cached reads drop what another replica's write made older (docs/adoption-model.md).
       startReadModelNotices: (nc) => app.startReadModelNotices(nc),
       async startConsumer(nc) {
@@ -59,5 +60,6 @@ await runConsumingService({
   background: (app) => [
     { name: 'drift watch', start: () => app.startDriftWatch() },
     { name: 'outbox relay', start: () => app.startOutboxRelay() },
+    { name: 'housekeeping', start: () => app.startHousekeeping() },
   ],
 });

@@ -14,8 +14,8 @@ export async function ensureAdoptionIndexes(db: Db, rawEventRetentionMs: number)
   const events = db.collection(RAW_EVENTS_COLLECTION);
   await events.createIndex({ tenantId: 1, occurredAt: 1 }, { name: 'tenant_occurred_at' });
   // Retention: a TTL index where the server has them (MongoDB). FerretDB v1 refuses the option
-  // ("expireAfterSeconds is not implemented yet"); there the drift watch's pass prunes instead
-  // (rawEvents.pruneBefore), which MongoDB also runs, harmlessly.
+  // ("expireAfterSeconds is not implemented yet"); there the hourly housekeeping pass prunes
+  // instead (rawEvents.pruneBefore), which MongoDB also runs, harmlessly.
   try {
     await events.createIndex(
       { receivedAt: 1 },
