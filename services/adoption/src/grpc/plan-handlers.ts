@@ -6,6 +6,9 @@ import { renewSuccessPlan } from '../operations/renew-success-plan.js';
 import { readTenant } from '../tenant-state.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { planToWire } from './wire/plan-to-wire.js';
+import { answerMemo } from './wire/answer-memo.js';
+import type { AdoptionState } from '../domain/index.js';
+import type { SuccessPlanView as WirePlanView } from '@tap/contracts';
 import { stateToWire } from './wire/state-to-wire.js';
 import { requireJourneyWriter } from './write-access.js';
 
@@ -13,6 +16,8 @@ import { requireJourneyWriter } from './write-access.js';
 export function planHandlers(
   deps: AdoptionHandlerDeps,
 ): Pick<AdoptionServiceHandlers, 'GetSuccessPlan' | 'CreateSuccessPlan' | 'RenewSuccessPlan'> {
+  // Reads that share a recompute and a cached chain share the wire answer (wire/answer-memo.ts).
+  const planViews = answerMemo<AdoptionState, WirePlanView>();
   return {
     GetSuccessPlan: unaryHandler('AdoptionService/GetSuccessPlan', deps.logger, async (_request, ctx) => {
       const caller = await callerOf(ctx.metadata, deps.verifier);
@@ -22,7 +27,9 @@ export function planHandlers(
       ]);
       const plan = activePlanOf(chain);
       // `met` follows the milestones as they are now, never what was stored at creation.
-      return plan === null ? {} : { plan: planToWire(evaluatePlan(plan, result.state)) };
+      return planViews(result.state, [plan], () =>
+        plan === null ? {} : { plan: planToWire(evaluatePlan(plan, result.state)) },
+      );
     }),
     CreateSuccessPlan: unaryHandler(
       'AdoptionService/CreateSuccessPlan',
