@@ -19,6 +19,8 @@ export {
 export type { DecodingMemo, ReplyMemoBounds } from './memo/reply-decoding-memo.js';
 export { memoiseFrozenEncoding } from './memo/frozen-encoding-memo.js';
 export { deepFreeze } from './memo/deep-freeze.js';
+export { answerMemo } from './memo/answer-memo.js';
+export type { AnswerMemo } from './memo/answer-memo.js';
 export {
   channelCredentials,
   channelServiceConfig,

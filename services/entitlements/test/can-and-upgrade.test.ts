@@ -137,6 +137,19 @@ describe('GetUpgradeContext', () => {
     expect(context.headline).toBe('Expected data sets is included in your Core plan');
   });
 
+  it('answers from the tier as it is now: the shared answer of one assignment ends with a tier change', async () => {
+    const tenantId = randomUUID();
+    const tier = async () => (await unaryCall(bed.client, 'GetTier', {}, await as(bed, tenantId))).tierCode;
+    expect((await upgradeContext(tenantId, 'TRACEABILITY')).currentTier?.code).toBe('SUPPLIER_FREE');
+    expect((await upgradeContext(tenantId, 'TRACEABILITY')).currentTier?.code).toBe('SUPPLIER_FREE');
+    expect(await tier()).toBe('SUPPLIER_FREE');
+    await bed.setTier(tenantId, 'SUPPLIER_PLUS');
+    expect((await upgradeContext(tenantId, 'TRACEABILITY')).currentTier?.code).toBe('SUPPLIER_PLUS');
+    expect(await tier()).toBe('SUPPLIER_PLUS');
+    // Another capability of the same assignment is its own answer.
+    expect((await upgradeContext(tenantId, 'EXPECTED_DATA_SETS')).capability).toBe('EXPECTED_DATA_SETS');
+  });
+
   it('rejects an unknown key and a friction type that contradicts the key', async () => {
     const tenantId = randomUUID();
     const unknown = await remoteError(upgradeContext(tenantId, 'TELEPORTATION'));

@@ -1,5 +1,5 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
-import { unaryHandler } from '@tap/grpc-kit';
+import { answerMemo, unaryHandler } from '@tap/grpc-kit';
 import {
   activeSignals,
   adoptionErrors,
@@ -10,7 +10,6 @@ import {
 import { callerTier, readTenant } from '../tenant-state.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { activePlanOf } from '../operations/create-success-plan.js';
-import { answerMemo } from './wire/answer-memo.js';
 import type { AdoptionExplanation, AdoptionState } from '../domain/index.js';
 import type {
   Coverage as WireCoverage,
@@ -49,7 +48,7 @@ export function journeyHandlers(
   AdoptionServiceHandlers,
   'GetNextBestAction' | 'GetCoverage' | 'ListRiskSignals' | 'GetHealthExplanation'
 > {
-  // Reads that share a recompute (or a cached aggregate) share the wire answer (wire/answer-memo.ts).
+  // Reads that share a recompute (or a cached aggregate) share the wire answer (grpc-kit answerMemo).
   const nextBestActions = answerMemo<AdoptionState, WireNextBestAction>();
   const coverages = answerMemo<TenantAggregate, WireCoverage>();
   const signalLists = answerMemo<TenantAggregate, WireRiskSignalList>();

@@ -1,12 +1,11 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
-import { unaryHandler } from '@tap/grpc-kit';
+import { answerMemo, unaryHandler } from '@tap/grpc-kit';
 import { evaluatePlan } from '../domain/index.js';
 import { activePlanOf, createSuccessPlan } from '../operations/create-success-plan.js';
 import { renewSuccessPlan } from '../operations/renew-success-plan.js';
 import { readTenant } from '../tenant-state.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { planToWire } from './wire/plan-to-wire.js';
-import { answerMemo } from './wire/answer-memo.js';
 import type { AdoptionState } from '../domain/index.js';
 import type { SuccessPlanView as WirePlanView } from '@tap/contracts';
 import { stateToWire } from './wire/state-to-wire.js';
@@ -16,7 +15,7 @@ import { requireJourneyWriter } from './write-access.js';
 export function planHandlers(
   deps: AdoptionHandlerDeps,
 ): Pick<AdoptionServiceHandlers, 'GetSuccessPlan' | 'CreateSuccessPlan' | 'RenewSuccessPlan'> {
-  // Reads that share a recompute and a cached chain share the wire answer (wire/answer-memo.ts).
+  // Reads that share a recompute and a cached chain share the wire answer (grpc-kit answerMemo).
   const planViews = answerMemo<AdoptionState, WirePlanView>();
   return {
     GetSuccessPlan: unaryHandler('AdoptionService/GetSuccessPlan', deps.logger, async (_request, ctx) => {

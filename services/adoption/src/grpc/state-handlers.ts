@@ -1,9 +1,8 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
-import { unaryHandler } from '@tap/grpc-kit';
+import { answerMemo, unaryHandler } from '@tap/grpc-kit';
 import { completeMilestoneFor } from '../operations/complete-milestone.js';
 import { readTenant } from '../tenant-state.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
-import { answerMemo } from './wire/answer-memo.js';
 import { stateToWire } from './wire/state-to-wire.js';
 import type { AdoptionState } from '../domain/index.js';
 import type { AdoptionState as WireState } from '@tap/contracts';
@@ -13,7 +12,7 @@ import { requireJourneyWriter } from './write-access.js';
 export function stateHandlers(
   deps: AdoptionHandlerDeps,
 ): Pick<AdoptionServiceHandlers, 'GetState' | 'CompleteMilestone'> {
-  // Reads that share a recompute share its wire answer and its encoding (wire/answer-memo.ts).
+  // Reads that share a recompute share its wire answer and its encoding (grpc-kit answerMemo).
   const stateAnswers = answerMemo<AdoptionState, WireState>();
   return {
     GetState: unaryHandler('AdoptionService/GetState', deps.logger, async (_request, ctx) => {

@@ -1,11 +1,16 @@
 import type { EntitlementsServiceHandlers } from '@tap/contracts';
-import { unaryHandler, type HandlerLogger } from '@tap/grpc-kit';
+import type {
+  TierAssignment as WireTierAssignment,
+  UpgradeContext as WireUpgradeContext,
+} from '@tap/contracts';
+import { answerMemo, unaryHandler, type HandlerLogger } from '@tap/grpc-kit';
 import { authenticate } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
 import { checkCan } from '../operations/check-can.js';
 import type { UsageOperationsDeps } from '../operations/deps.js';
 import { getTierAssignment } from '../operations/get-tier-assignment.js';
-import { getUpgradeContext } from '../operations/get-upgrade-context.js';
+import { upgradeContextOf } from '../operations/get-upgrade-context.js';
+import type { TierAssignment } from '../operations/ports/tier-assignments-repository.js';
 import { getUsageReport } from '../operations/get-usage-report.js';
 import type { EntitlementsReadModel } from '../operations/ports/read-model.js';
 import { reserve } from '../operations/reserve.js';
@@ -39,9 +44,14 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
   const readDeps = { reads: deps.reads, now: ops.now };
   const tenantOf = async (metadata: Parameters<typeof authenticate>[0]) =>
     (await authenticate(metadata, deps.verifier)).tenantId;
+  // Reads of the same cached tier assignment (the read model makes a new one on every change)
+  // share one frozen wire answer, encoded once by the server (grpc-kit answerMemo).
+  const tierAnswers = answerMemo<TierAssignment, WireTierAssignment>();
+  const upgradeContextAnswers = answerMemo<TierAssignment, WireUpgradeContext>();
   return {
     GetTier: unaryHandler('EntitlementsService/GetTier', logger, async (_request, ctx) => {
-      return tierAssignmentToWire(await getTierAssignment(deps, await tenantOf(ctx.metadata)));
+      const assignment = await getTierAssignment(deps, await tenantOf(ctx.metadata));
+      return tierAnswers(assignment, [], () => tierAssignmentToWire(assignment));
     }),
 
     SetTier: unaryHandler('EntitlementsService/SetTier', logger, async (request) => {
@@ -62,8 +72,10 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
     }),
 
     GetUpgradeContext: unaryHandler('EntitlementsService/GetUpgradeContext', logger, async (request, ctx) => {
-      const tenantId = await tenantOf(ctx.metadata);
-      return upgradeContextToWire(await getUpgradeContext(deps, tenantId, request));
+      const assignment = await getTierAssignment(deps, await tenantOf(ctx.metadata));
+      return upgradeContextAnswers(assignment, [request.capability, request.frictionType], () =>
+        upgradeContextToWire(upgradeContextOf(assignment, request)),
+      );
     }),
 
     Reserve: unaryHandler('EntitlementsService/Reserve', logger, async (request, ctx) => {

@@ -1,4 +1,4 @@
-import { deepFreeze } from '@tap/grpc-kit';
+import { deepFreeze } from './deep-freeze.js';
 
 /** Answers kept per source object (a few combinations of its other inputs at once). */
 const ANSWERS_PER_SOURCE = 4;
@@ -11,14 +11,14 @@ export type AnswerMemo<S extends object, A extends object> = (
 ) => A;
 
 /**
- * One read RPC's memo of its wire answer, keyed weakly by the object it is computed from (a
- * recompute result, or the cached aggregate) and compared by identity on the other inputs (the
- * cached tier, the cached plan, the limit). Every source and input comes from the read models and
- * the recompute memo (docs/adoption-model.md, "Read models"), which make a new object for every
- * write, notice, tier change and recompute past its 1 s: an answer kept here is exactly as fresh
- * as what it was built from, and only ever reached through that tenant's own objects. The answer
- * is deep-frozen: grpc-kit's server then encodes it once (memoiseFrozenEncoding) and the calls
- * that share it send the same bytes. Bounded by the read models: an entry goes with its source.
+ * One read RPC's memo of its wire answer, keyed weakly by the object it is computed from and
+ * compared by identity on its other inputs. Meant for sources and inputs a read model hands out
+ * (a cached aggregate or view, a memoised recompute, a cached tier): the read model makes a new
+ * object for every change it knows of, so an answer kept here is exactly as fresh as what it was
+ * built from, and only that tenant's objects lead to it. `build` must depend on the source and
+ * inputs alone. The answer is deep-frozen: createGrpcServer then encodes it once
+ * (memoiseFrozenEncoding) and the calls that share it send the same bytes. Bounded by the read
+ * models: an entry goes with its source, at most ANSWERS_PER_SOURCE per source.
  */
 export function answerMemo<S extends object, A extends object>(): AnswerMemo<S, A> {
   const answers = new WeakMap<
