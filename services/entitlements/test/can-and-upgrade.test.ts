@@ -48,6 +48,22 @@ describe('Can', () => {
     expect((await can(tenantId, 'BULK_UPLOAD', 600)).allowed).toBe(true);
   });
 
+  it('answers the same question again from the usage as it is now (a reserve ends the shared answer)', async () => {
+    const tenantId = randomUUID();
+    expect((await can(tenantId, 'BULK_UPLOAD', 700)).allowed).toBe(true);
+    expect((await can(tenantId, 'BULK_UPLOAD', 700)).allowed).toBe(true);
+    await unaryCall(
+      bed.client,
+      'Reserve',
+      { action: 'BULK_UPLOAD', units: 400, idempotencyKey: 'between-reads' },
+      await as(bed, tenantId),
+    );
+    expect(await can(tenantId, 'BULK_UPLOAD', 700)).toMatchObject({
+      allowed: false,
+      details: { current: 400, available: 600 },
+    });
+  });
+
   it('answers a probe of 0 as allowed while within the limit', async () => {
     expect((await can(randomUUID(), 'CREATE_CONNECTION', 0)).allowed).toBe(true);
   });
