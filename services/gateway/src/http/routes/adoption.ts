@@ -43,7 +43,7 @@ export async function adoptionRoutes(
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { adoption } = options.clients;
   // One memo of serialised answers per read route (http/reply-json-memo.ts).
-  const stateJson = replyJsonMemo<AdoptionState__Output>();
+  const stateBody = replyJsonMemo<AdoptionState__Output>();
   const nextBestActionBody = replyJsonMemo<NextBestActionView__Output>();
   const coverageBody = replyJsonMemo<Coverage__Output>();
   const riskSignalsBody = replyJsonMemo<RiskSignalList__Output>();
@@ -56,7 +56,7 @@ export async function adoptionRoutes(
       {},
       { authorization: callerOf(request).authorization },
     );
-    return stateJson(reply, state, (s) => ok(adoptionStateJson(s)));
+    return stateBody(reply, state, (s) => ok(adoptionStateJson(s)));
   });
 
   app.post(
