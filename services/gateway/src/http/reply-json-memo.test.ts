@@ -66,6 +66,16 @@ describe('replyJsonMemo', () => {
     expect(builds.n).toBe(1);
   });
 
+  it('answers HEAD with the headers of GET and no body', async () => {
+    sources.set('h', deepFreeze({ tenant: 'h', score: 1, note: '' }));
+    const body = await get('/read/h');
+    const head = await fetch(`${base}/read/h`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(body.type);
+    expect(head.headers.get('content-length')).toBe(body.length);
+    expect(await head.text()).toBe('');
+  });
+
   it('never sends one reply’s body for another, and serialises a reply that can still change every time', async () => {
     sources.set('b', deepFreeze({ tenant: 'b', score: 7, note: '' }));
     expect((await get('/read/b')).text).toBe('{"success":true,"data":{"tenant":"b","score":7}}');
