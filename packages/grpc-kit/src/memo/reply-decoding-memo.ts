@@ -44,8 +44,9 @@ export function memoiseDecoding<T>(
   };
   const decode = (bytes: Buffer): T => {
     if (bytes.length > maxEntryBytes || maxEntries < 1) return deserialize(bytes);
-    // Below 2^53: the length is at most 2^22 here (maxEntryBytes is far smaller than that cap).
-    const key = crc32(bytes) * 0x400000 + (bytes.length & 0x3fffff);
+    // CRC-32 times 2^20 plus the length's low 20 bits stays below 2^53 (an exact number); a
+    // collision only costs a decode, since a hit is confirmed by the bytes.
+    const key = crc32(bytes) * 0x100000 + (bytes.length & 0xfffff);
     const found = entries.get(key);
     if (found && found.bytes.equals(bytes)) {
       entries.delete(key);
