@@ -5,6 +5,7 @@ import {
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { memoiseFrozenEncoding } from './memo/frozen-encoding-memo.js';
 import { memoisePeerCertificates } from './tls/peer-certificate-memo.js';
 import { allowlistInterceptor, unlistedMethods, type RpcAllowlist } from './tls/rpc-allowlist.js';
 import type { ServiceTls } from './tls/service-tls.js';
@@ -72,7 +73,8 @@ export function createGrpcServer(
   const names = ['', ...services.map((s) => s.name)];
   const health = new HealthImplementation(Object.fromEntries(names.map((n) => [n, 'NOT_SERVING' as const])));
   health.addToServer(server);
-  for (const service of services) server.addService(service.definition, service.implementation);
+  for (const service of services)
+    server.addService(withFrozenAnswersEncodedOnce(service.definition), service.implementation);
   // The same provider is the CA and the identity: one set of files; a client certificate is required.
   const credentials = experimental.createCertificateProviderServerCredentials(
     options.tls.provider,
@@ -103,4 +105,17 @@ export function createGrpcServer(
         });
       }),
   };
+}
+
+/**
+ * Every method's answer encoded through memoiseFrozenEncoding: a handler that returns the same
+ * frozen message again (its memo of an unchanged answer) sends the bytes encoded the first time.
+ */
+function withFrozenAnswersEncodedOnce(definition: ServiceDefinition): ServiceDefinition {
+  return Object.fromEntries(
+    Object.entries(definition).map(([name, method]) => [
+      name,
+      { ...method, responseSerialize: memoiseFrozenEncoding(method.responseSerialize) },
+    ]),
+  );
 }

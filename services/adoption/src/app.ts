@@ -53,6 +53,7 @@ import { orphanParts } from './store/orphan-parts.js';
 import type { TenantAggregate } from './store/aggregate-document.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
 import { createRecomputeMemo } from './recompute-memo.js';
+import { createInterner } from './interner.js';
 import { notifyingAggregates, notifyingDrift } from './store/notifying-aggregates.js';
 import { notifyingPlans } from './store/notifying-plans.js';
 import { driftRepository } from './store/drift-repository.js';
@@ -204,14 +205,20 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   // The tier promise between services (issue #13): what entitlements said is reused for 1 s per
   // tenant, concurrent reads sharing one call. The credential only authenticates the call: the
   // tenant is the token's, so any caller of the tenant gets the same answer.
+  // A reload that brings the same tier or context back keeps the object (the memos keyed by it
+  // survive the 1 s reloads: interner.ts).
+  const internTier = createInterner<TierView>((t) =>
+    JSON.stringify([t.tierCode, t.pathProfile, t.capabilities]),
+  );
+  const internContext = createInterner<UpgradeContext>((c) => JSON.stringify(c));
   const tiers = createVersionedCache<TierView, string>({
     load: async (_tenantId, authorization) => {
       const tier = await unaryCall(deps.entitlements, 'GetTier', {}, { authorization });
-      return {
+      return internTier({
         tierCode: tier.tierCode,
         pathProfile: tier.pathProfile as PathProfile,
-        capabilities: tier.capabilities,
-      };
+        capabilities: [...tier.capabilities],
+      });
     },
     versionOf: () => 0,
     ttlMs: TIER_FRESHNESS_MS,
@@ -228,10 +235,10 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         { capability },
         { authorization, deadlineMs: UPGRADE_CONTEXT_DEADLINE_MS },
       );
-      return {
+      return internContext({
         ...upgradeContextFromWire(context),
         frictionType: context.frictionType as UpgradeContext['frictionType'],
-      };
+      });
     },
     versionOf: () => 0,
     ttlMs: TIER_FRESHNESS_MS,

@@ -48,6 +48,22 @@ describe('Can', () => {
     expect((await can(tenantId, 'BULK_UPLOAD', 600)).allowed).toBe(true);
   });
 
+  it('answers the same question again from the usage as it is now (a reserve ends the shared answer)', async () => {
+    const tenantId = randomUUID();
+    expect((await can(tenantId, 'BULK_UPLOAD', 700)).allowed).toBe(true);
+    expect((await can(tenantId, 'BULK_UPLOAD', 700)).allowed).toBe(true);
+    await unaryCall(
+      bed.client,
+      'Reserve',
+      { action: 'BULK_UPLOAD', units: 400, idempotencyKey: 'between-reads' },
+      await as(bed, tenantId),
+    );
+    expect(await can(tenantId, 'BULK_UPLOAD', 700)).toMatchObject({
+      allowed: false,
+      details: { current: 400, available: 600 },
+    });
+  });
+
   it('answers a probe of 0 as allowed while within the limit', async () => {
     expect((await can(randomUUID(), 'CREATE_CONNECTION', 0)).allowed).toBe(true);
   });
@@ -135,6 +151,19 @@ describe('GetUpgradeContext', () => {
     expect(context.upgradeAvailable).toBe(false);
     expect(context.targetTier).toBeNull();
     expect(context.headline).toBe('Expected data sets is included in your Core plan');
+  });
+
+  it('answers from the tier as it is now: the shared answer of one assignment ends with a tier change', async () => {
+    const tenantId = randomUUID();
+    const tier = async () => (await unaryCall(bed.client, 'GetTier', {}, await as(bed, tenantId))).tierCode;
+    expect((await upgradeContext(tenantId, 'TRACEABILITY')).currentTier?.code).toBe('SUPPLIER_FREE');
+    expect((await upgradeContext(tenantId, 'TRACEABILITY')).currentTier?.code).toBe('SUPPLIER_FREE');
+    expect(await tier()).toBe('SUPPLIER_FREE');
+    await bed.setTier(tenantId, 'SUPPLIER_PLUS');
+    expect((await upgradeContext(tenantId, 'TRACEABILITY')).currentTier?.code).toBe('SUPPLIER_PLUS');
+    expect(await tier()).toBe('SUPPLIER_PLUS');
+    // Another capability of the same assignment is its own answer.
+    expect((await upgradeContext(tenantId, 'EXPECTED_DATA_SETS')).capability).toBe('EXPECTED_DATA_SETS');
   });
 
   it('rejects an unknown key and a friction type that contradicts the key', async () => {

@@ -136,6 +136,19 @@ describe('GetUsage', () => {
     ]);
   });
 
+  it('reports the counts each call passes, and a new minute window, from one unchanged view', async () => {
+    const tenantId = randomUUID();
+    await bed.setTier(tenantId, 'SUPPLIER_PLUS');
+    bed.clock.set('2026-11-15T10:20:30.000Z');
+    const minute = async (apiRequestsMinute: number) =>
+      (await usageOf(tenantId, { apiRequestsDay: 5, apiRequestsMinute })).rateLimits[1];
+    expect(await minute(1)).toMatchObject({ current: 1, resetsAt: '2026-11-15T10:21:00.000Z' });
+    expect(await minute(1)).toMatchObject({ current: 1, resetsAt: '2026-11-15T10:21:00.000Z' });
+    expect(await minute(2)).toMatchObject({ current: 2, resetsAt: '2026-11-15T10:21:00.000Z' });
+    bed.clock.set('2026-11-15T10:21:00.000Z');
+    expect(await minute(1)).toMatchObject({ current: 1, resetsAt: '2026-11-15T10:22:00.000Z' });
+  });
+
   it('starts the monthly rows again at 0 when the UTC month changes', async () => {
     const tenantId = randomUUID();
     const auth = await as(bed, tenantId);

@@ -1,5 +1,5 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
-import { unaryHandler } from '@tap/grpc-kit';
+import { answerMemo, unaryHandler } from '@tap/grpc-kit';
 import {
   activeSignals,
   adoptionErrors,
@@ -10,6 +10,13 @@ import {
 import { callerTier, readTenant } from '../tenant-state.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { activePlanOf } from '../operations/create-success-plan.js';
+import type { AdoptionExplanation, AdoptionState } from '../domain/index.js';
+import type {
+  Coverage as WireCoverage,
+  HealthExplanation as WireExplanation,
+  NextBestActionView as WireNextBestAction,
+  RiskSignalList as WireRiskSignalList,
+} from '@tap/contracts';
 import {
   coverageToWire,
   explanationToWire,
@@ -31,6 +38,9 @@ function signalLimit(limit: number | undefined): number | undefined {
   return limit;
 }
 
+/** The cached aggregate the read model hands out (its type is the store's; grpc/ names it through the deps). */
+type TenantAggregate = Awaited<ReturnType<AdoptionHandlerDeps['readAggregate']>>;
+
 /** Next best action, coverage, risk signals and the health explanation. */
 export function journeyHandlers(
   deps: AdoptionHandlerDeps,
@@ -38,6 +48,11 @@ export function journeyHandlers(
   AdoptionServiceHandlers,
   'GetNextBestAction' | 'GetCoverage' | 'ListRiskSignals' | 'GetHealthExplanation'
 > {
+  // Reads that share a recompute (or a cached aggregate) share the wire answer (grpc-kit answerMemo).
+  const nextBestActions = answerMemo<AdoptionState, WireNextBestAction>();
+  const coverages = answerMemo<TenantAggregate, WireCoverage>();
+  const signalLists = answerMemo<TenantAggregate, WireRiskSignalList>();
+  const explanations = answerMemo<AdoptionExplanation, WireExplanation>();
   return {
     GetNextBestAction: unaryHandler(
       'AdoptionService/GetNextBestAction',
@@ -48,11 +63,12 @@ export function journeyHandlers(
           readTenant(deps, caller, { upgradeContexts: true }),
           deps.readPlans(caller.claims.tenantId),
         ]);
-        const view = nextBestAction(result.state, {
-          capabilities: tier.tier.capabilities,
-          activePlan: activePlanOf(chain),
-        });
-        return nextBestActionToWire(view);
+        const activePlan = activePlanOf(chain);
+        return nextBestActions(result.state, [tier.tier, activePlan], () =>
+          nextBestActionToWire(
+            nextBestAction(result.state, { capabilities: tier.tier.capabilities, activePlan }),
+          ),
+        );
       },
     ),
 
@@ -61,7 +77,9 @@ export function journeyHandlers(
       const loading = deps.readAggregate(caller.claims.tenantId);
       const { tier } = await callerTier(deps, caller, loading, { upgradeContexts: false });
       const aggregate = await loading;
-      return coverageToWire(coverageCells({ facts: aggregate.facts, capabilities: tier.capabilities }));
+      return coverages(aggregate, [tier], () =>
+        coverageToWire(coverageCells({ facts: aggregate.facts, capabilities: tier.capabilities })),
+      );
     }),
 
     // The drift-watch ledger as recorded: a rung is shown once the watch has acted on it.
@@ -69,7 +87,9 @@ export function journeyHandlers(
       const caller = await callerOf(ctx.metadata, deps.verifier);
       const limit = signalLimit(request.limit);
       const aggregate = await deps.readAggregate(caller.claims.tenantId);
-      return { signals: activeSignals(aggregate.signals, limit).map(riskSignalToWire) };
+      return signalLists(aggregate, [limit], () => ({
+        signals: activeSignals(aggregate.signals, limit).map(riskSignalToWire),
+      }));
     }),
 
     GetHealthExplanation: unaryHandler(
@@ -78,7 +98,9 @@ export function journeyHandlers(
       async (_request, ctx) => {
         const caller = await callerOf(ctx.metadata, deps.verifier);
         const { aggregate, result } = await readTenant(deps, caller, { upgradeContexts: false });
-        return explanationToWire(aggregate.tenantId, result.explanation);
+        return explanations(result.explanation, [aggregate.tenantId], () =>
+          explanationToWire(aggregate.tenantId, result.explanation),
+        );
       },
     ),
   };

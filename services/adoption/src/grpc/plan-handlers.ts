@@ -1,11 +1,13 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
-import { unaryHandler } from '@tap/grpc-kit';
+import { answerMemo, unaryHandler } from '@tap/grpc-kit';
 import { evaluatePlan } from '../domain/index.js';
 import { activePlanOf, createSuccessPlan } from '../operations/create-success-plan.js';
 import { renewSuccessPlan } from '../operations/renew-success-plan.js';
 import { readTenant } from '../tenant-state.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { planToWire } from './wire/plan-to-wire.js';
+import type { AdoptionState } from '../domain/index.js';
+import type { SuccessPlanView as WirePlanView } from '@tap/contracts';
 import { stateToWire } from './wire/state-to-wire.js';
 import { requireJourneyWriter } from './write-access.js';
 
@@ -13,6 +15,8 @@ import { requireJourneyWriter } from './write-access.js';
 export function planHandlers(
   deps: AdoptionHandlerDeps,
 ): Pick<AdoptionServiceHandlers, 'GetSuccessPlan' | 'CreateSuccessPlan' | 'RenewSuccessPlan'> {
+  // Reads that share a recompute and a cached chain share the wire answer (grpc-kit answerMemo).
+  const planViews = answerMemo<AdoptionState, WirePlanView>();
   return {
     GetSuccessPlan: unaryHandler('AdoptionService/GetSuccessPlan', deps.logger, async (_request, ctx) => {
       const caller = await callerOf(ctx.metadata, deps.verifier);
@@ -22,7 +26,9 @@ export function planHandlers(
       ]);
       const plan = activePlanOf(chain);
       // `met` follows the milestones as they are now, never what was stored at creation.
-      return plan === null ? {} : { plan: planToWire(evaluatePlan(plan, result.state)) };
+      return planViews(result.state, [plan], () =>
+        plan === null ? {} : { plan: planToWire(evaluatePlan(plan, result.state)) },
+      );
     }),
     CreateSuccessPlan: unaryHandler(
       'AdoptionService/CreateSuccessPlan',

@@ -1,20 +1,26 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
-import { unaryHandler } from '@tap/grpc-kit';
+import { answerMemo, unaryHandler } from '@tap/grpc-kit';
 import { completeMilestoneFor } from '../operations/complete-milestone.js';
 import { readTenant } from '../tenant-state.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { stateToWire } from './wire/state-to-wire.js';
+import type { AdoptionState } from '../domain/index.js';
+import type { AdoptionState as WireState } from '@tap/contracts';
 import { requireJourneyWriter } from './write-access.js';
 
 /** GetState and CompleteMilestone. */
 export function stateHandlers(
   deps: AdoptionHandlerDeps,
 ): Pick<AdoptionServiceHandlers, 'GetState' | 'CompleteMilestone'> {
+  // Reads that share a recompute share its wire answer and its encoding (grpc-kit answerMemo).
+  const stateAnswers = answerMemo<AdoptionState, WireState>();
   return {
     GetState: unaryHandler('AdoptionService/GetState', deps.logger, async (_request, ctx) => {
       const caller = await callerOf(ctx.metadata, deps.verifier);
       const { aggregate, result } = await readTenant(deps, caller, { upgradeContexts: true });
-      return stateToWire(result.state, aggregate.appliedEvents);
+      return stateAnswers(result.state, [aggregate.appliedEvents], () =>
+        stateToWire(result.state, aggregate.appliedEvents),
+      );
     }),
     CompleteMilestone: unaryHandler(
       'AdoptionService/CompleteMilestone',

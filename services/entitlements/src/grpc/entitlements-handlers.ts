@@ -1,12 +1,20 @@
 import type { EntitlementsServiceHandlers } from '@tap/contracts';
-import { unaryHandler, type HandlerLogger } from '@tap/grpc-kit';
+import type {
+  CanDecision as WireCanDecision,
+  TierAssignment as WireTierAssignment,
+  UpgradeContext as WireUpgradeContext,
+  UsageReport as WireUsageReport,
+} from '@tap/contracts';
+import { answerMemo, unaryHandler, type HandlerLogger } from '@tap/grpc-kit';
 import { authenticate } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
-import { checkCan } from '../operations/check-can.js';
+import { canDecisionOf } from '../operations/check-can.js';
 import type { UsageOperationsDeps } from '../operations/deps.js';
 import { getTierAssignment } from '../operations/get-tier-assignment.js';
-import { getUpgradeContext } from '../operations/get-upgrade-context.js';
-import { getUsageReport } from '../operations/get-usage-report.js';
+import { upgradeContextOf } from '../operations/get-upgrade-context.js';
+import type { TierAssignment } from '../operations/ports/tier-assignments-repository.js';
+import { usageReportOf } from '../operations/get-usage-report.js';
+import { answerMinute, readTenantView, type EntitlementsView } from '../operations/tenant-view.js';
 import type { EntitlementsReadModel } from '../operations/ports/read-model.js';
 import { reserve } from '../operations/reserve.js';
 import { setTier } from '../operations/set-tier.js';
@@ -36,12 +44,20 @@ export interface EntitlementsHandlerDeps {
  */
 export function entitlementsHandlers(deps: EntitlementsHandlerDeps): EntitlementsServiceHandlers {
   const { logger, ops } = deps;
-  const readDeps = { reads: deps.reads, now: ops.now };
+  const readDeps = { reads: deps.reads };
   const tenantOf = async (metadata: Parameters<typeof authenticate>[0]) =>
     (await authenticate(metadata, deps.verifier)).tenantId;
+  // Reads of the same cached tier assignment (the read model makes a new one on every change)
+  // share one frozen wire answer, encoded once by the server (grpc-kit answerMemo).
+  const tierAnswers = answerMemo<TierAssignment, WireTierAssignment>();
+  const upgradeContextAnswers = answerMemo<TierAssignment, WireUpgradeContext>();
+  // The same for the usage report and `can` per cached view, inputs and minute (answerMinute).
+  const usageAnswers = answerMemo<EntitlementsView, WireUsageReport>();
+  const canAnswers = answerMemo<EntitlementsView, WireCanDecision>();
   return {
     GetTier: unaryHandler('EntitlementsService/GetTier', logger, async (_request, ctx) => {
-      return tierAssignmentToWire(await getTierAssignment(deps, await tenantOf(ctx.metadata)));
+      const assignment = await getTierAssignment(deps, await tenantOf(ctx.metadata));
+      return tierAnswers(assignment, [], () => tierAssignmentToWire(assignment));
     }),
 
     SetTier: unaryHandler('EntitlementsService/SetTier', logger, async (request) => {
@@ -53,17 +69,24 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
     GetUsage: unaryHandler('EntitlementsService/GetUsage', logger, async (request, ctx) => {
       const tenantId = await tenantOf(ctx.metadata);
       const rateUsage = rateUsageFromWire(request);
-      return usageReportToWire(await getUsageReport(readDeps, tenantId, rateUsage));
+      const view = await readTenantView(readDeps, tenantId);
+      const now = ops.now();
+      const inputs = [rateUsage.API_REQUESTS_DAY, rateUsage.API_REQUESTS_MINUTE, answerMinute(now)];
+      return usageAnswers(view, inputs, () => usageReportToWire(usageReportOf(view, rateUsage, now)));
     }),
 
     Can: unaryHandler('EntitlementsService/Can', logger, async (request, ctx) => {
-      const tenantId = await tenantOf(ctx.metadata);
-      return canDecisionToWire(await checkCan(readDeps, tenantId, request));
+      const view = await readTenantView(readDeps, await tenantOf(ctx.metadata));
+      const now = ops.now();
+      const inputs = [request.action, request.resourceCount, answerMinute(now)];
+      return canAnswers(view, inputs, () => canDecisionToWire(canDecisionOf(view, request, now)));
     }),
 
     GetUpgradeContext: unaryHandler('EntitlementsService/GetUpgradeContext', logger, async (request, ctx) => {
-      const tenantId = await tenantOf(ctx.metadata);
-      return upgradeContextToWire(await getUpgradeContext(deps, tenantId, request));
+      const assignment = await getTierAssignment(deps, await tenantOf(ctx.metadata));
+      return upgradeContextAnswers(assignment, [request.capability, request.frictionType], () =>
+        upgradeContextToWire(upgradeContextOf(assignment, request)),
+      );
     }),
 
     Reserve: unaryHandler('EntitlementsService/Reserve', logger, async (request, ctx) => {

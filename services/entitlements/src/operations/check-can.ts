@@ -1,15 +1,13 @@
 import { evaluateCan, getTier, type CanDecision } from '../domain/index.js';
-import type { ReadOperationsDeps } from './read-deps.js';
+import type { EntitlementsView } from './tenant-view.js';
 import { snapshotOf } from './usage-snapshot.js';
 
-/** Can: whether the tenant may spend `resourceCount` units of `action` now (nothing is held). */
-export async function checkCan(
-  deps: ReadOperationsDeps,
-  tenantId: string,
+/** Can: whether the tenant (its view) may spend `resourceCount` units of `action` now (nothing is held). */
+export function canDecisionOf(
+  view: EntitlementsView,
   request: { readonly action: string; readonly resourceCount: number },
-): Promise<CanDecision> {
-  const now = deps.now();
-  const view = await deps.reads.view(tenantId);
+  now: Date,
+): CanDecision {
   return evaluateCan(
     getTier(view.tier.tierCode),
     snapshotOf(view.usage, now),

@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { SuccessPlanView__Output } from '@tap/contracts';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
@@ -7,6 +8,7 @@ import { adoptionStateJson, successPlanJson } from './adoption-json.js';
 import { CreatePlanBody, RenewPlanBody } from './adoption-request-schemas.js';
 import { createPlanResponse, getPlanResponse, stateResponse } from './adoption-response-schemas.js';
 import { callerOf } from '../auth/caller.js';
+import { replyJsonMemo } from '../reply-json-memo.js';
 
 /**
  * Success-plan endpoints, registered by adoptionRoutes; the route table authenticates them. Create
@@ -19,16 +21,21 @@ export async function adoptionPlanRoutes(
 ): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { adoption } = options.clients;
+  const planBody = replyJsonMemo<SuccessPlanView__Output>();
 
-  app.get('/tenant/adoption/success-plan', { schema: { response: getPlanResponse } }, async (request) => {
-    const view = await unaryCall(
-      adoption,
-      'GetSuccessPlan',
-      {},
-      { authorization: callerOf(request).authorization },
-    );
-    return ok(view.plan ? successPlanJson(view.plan) : null);
-  });
+  app.get(
+    '/tenant/adoption/success-plan',
+    { schema: { response: getPlanResponse } },
+    async (request, reply) => {
+      const view = await unaryCall(
+        adoption,
+        'GetSuccessPlan',
+        {},
+        { authorization: callerOf(request).authorization },
+      );
+      return planBody(reply, view, (v) => ok(v.plan ? successPlanJson(v.plan) : null));
+    },
+  );
 
   app.post(
     '/tenant/adoption/success-plan',

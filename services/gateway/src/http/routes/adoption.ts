@@ -1,4 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  AdoptionState__Output,
+  Coverage__Output,
+  HealthExplanation__Output,
+  NextBestActionView__Output,
+  RiskSignalList__Output,
+} from '@tap/contracts';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceClients } from '../../clients.js';
@@ -20,6 +27,7 @@ import {
   stateResponse,
 } from './adoption-response-schemas.js';
 import { callerOf } from '../auth/caller.js';
+import { replyJsonMemo } from '../reply-json-memo.js';
 
 /**
  * Tenant-scoped adoption endpoints (spec: "Adoption endpoints", plus our health explanation);
@@ -34,15 +42,21 @@ export async function adoptionRoutes(
   // Request types come from the TypeBox schemas (adoption-request-schemas.ts).
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { adoption } = options.clients;
+  // One memo of serialised answers per read route (http/reply-json-memo.ts).
+  const stateBody = replyJsonMemo<AdoptionState__Output>();
+  const nextBestActionBody = replyJsonMemo<NextBestActionView__Output>();
+  const coverageBody = replyJsonMemo<Coverage__Output>();
+  const riskSignalsBody = replyJsonMemo<RiskSignalList__Output>();
+  const explanationBody = replyJsonMemo<HealthExplanation__Output>();
 
-  app.get('/tenant/adoption/state', { schema: { response: stateResponse } }, async (request) => {
+  app.get('/tenant/adoption/state', { schema: { response: stateResponse } }, async (request, reply) => {
     const state = await unaryCall(
       adoption,
       'GetState',
       {},
       { authorization: callerOf(request).authorization },
     );
-    return ok(adoptionStateJson(state));
+    return stateBody(reply, state, (s) => ok(adoptionStateJson(s)));
   });
 
   app.post(
@@ -67,31 +81,31 @@ export async function adoptionRoutes(
   app.get(
     '/tenant/adoption/next-best-action',
     { schema: { response: nextBestActionResponse } },
-    async (request) => {
+    async (request, reply) => {
       const view = await unaryCall(
         adoption,
         'GetNextBestAction',
         {},
         { authorization: callerOf(request).authorization },
       );
-      return ok(nextBestActionJson(view));
+      return nextBestActionBody(reply, view, (v) => ok(nextBestActionJson(v)));
     },
   );
 
-  app.get('/tenant/adoption/coverage', { schema: { response: coverageResponse } }, async (request) => {
+  app.get('/tenant/adoption/coverage', { schema: { response: coverageResponse } }, async (request, reply) => {
     const coverage = await unaryCall(
       adoption,
       'GetCoverage',
       {},
       { authorization: callerOf(request).authorization },
     );
-    return ok({ cells: coverage.cells.map(coverageCellJson) });
+    return coverageBody(reply, coverage, (c) => ok({ cells: c.cells.map(coverageCellJson) }));
   });
 
   app.get(
     '/tenant/adoption/risk-signals',
     { schema: { querystring: RiskSignalsQuery, response: riskSignalsResponse } },
-    async (request) => {
+    async (request, reply) => {
       const { limit } = request.query;
       const list = await unaryCall(
         adoption,
@@ -99,21 +113,21 @@ export async function adoptionRoutes(
         limit === undefined ? {} : { limit: Number(limit) },
         { authorization: callerOf(request).authorization },
       );
-      return ok({ signals: list.signals.map(riskSignalJson) });
+      return riskSignalsBody(reply, list, (l) => ok({ signals: l.signals.map(riskSignalJson) }));
     },
   );
 
   app.get(
     '/tenant/adoption/health-explanation',
     { schema: { response: healthExplanationResponse } },
-    async (request) => {
+    async (request, reply) => {
       const explanation = await unaryCall(
         adoption,
         'GetHealthExplanation',
         {},
         { authorization: callerOf(request).authorization },
       );
-      return ok(healthExplanationJson(explanation));
+      return explanationBody(reply, explanation, (e) => ok(healthExplanationJson(e)));
     },
   );
 

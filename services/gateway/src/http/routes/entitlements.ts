@@ -4,7 +4,12 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ApiRequestCountReader, ApiRequestCounts } from '../../api-request-counts.js';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
-import { upgradeContextFromWire as upgradeContextJson } from '@tap/contracts';
+import {
+  upgradeContextFromWire as upgradeContextJson,
+  type CanDecision__Output,
+  type UpgradeContext__Output,
+  type UsageReport__Output,
+} from '@tap/contracts';
 import { canDecisionJson, usageReportJson } from './entitlements-json.js';
 import {
   CanBody,
@@ -14,6 +19,7 @@ import {
   usageResponse,
 } from './entitlements-schemas.js';
 import { callerOf } from '../auth/caller.js';
+import { replyJsonMemo } from '../reply-json-memo.js';
 
 export interface EntitlementRoutesOptions {
   readonly clients: ServiceClients;
@@ -33,33 +39,41 @@ export async function entitlementRoutes(
   // Request and reply types come from the TypeBox schemas (entitlements-schemas.ts).
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { entitlements } = options.clients;
+  // One memo of serialised answers per read route (http/reply-json-memo.ts).
+  const usageBody = replyJsonMemo<UsageReport__Output>();
+  const canBody = replyJsonMemo<CanDecision__Output>();
+  const upgradeContextBody = replyJsonMemo<UpgradeContext__Output>();
   // JSON only: without this, Fastify's text/plain parser would hand the schema a string.
   app.removeContentTypeParser('text/plain');
 
-  app.get('/entitlements/usage', { schema: { response: usageResponse } }, async (request) => {
+  app.get('/entitlements/usage', { schema: { response: usageResponse } }, async (request, reply) => {
     const { claims, authorization } = callerOf(request);
     const counts = await readCounts(options.apiRequestCounts, claims.tenantId, authorization, request.log);
     const wire = counts ? { apiRequestsDay: counts.day, apiRequestsMinute: counts.minute } : {};
     const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
-    return ok(usageReportJson(report));
+    return usageBody(reply, report, (r) => ok(usageReportJson(r)));
   });
 
   // A refusal is an answer: 200 with `success: true` and `allowed: false` (spec).
-  app.post('/entitlements/can', { schema: { body: CanBody, response: canResponse } }, async (request) => {
-    const { action, resourceCount } = request.body;
-    const decision = await unaryCall(
-      entitlements,
-      'Can',
-      { action, resourceCount },
-      { authorization: callerOf(request).authorization },
-    );
-    return ok(canDecisionJson(decision));
-  });
+  app.post(
+    '/entitlements/can',
+    { schema: { body: CanBody, response: canResponse } },
+    async (request, reply) => {
+      const { action, resourceCount } = request.body;
+      const decision = await unaryCall(
+        entitlements,
+        'Can',
+        { action, resourceCount },
+        { authorization: callerOf(request).authorization },
+      );
+      return canBody(reply, decision, (d) => ok(canDecisionJson(d)));
+    },
+  );
 
   app.get(
     '/entitlements/upgrade-context',
     { schema: { querystring: UpgradeContextQuery, response: upgradeContextResponse } },
-    async (request) => {
+    async (request, reply) => {
       const { capability } = request.query;
       const context = await unaryCall(
         entitlements,
@@ -67,7 +81,7 @@ export async function entitlementRoutes(
         { capability },
         { authorization: callerOf(request).authorization },
       );
-      return ok(upgradeContextJson(context));
+      return upgradeContextBody(reply, context, (c) => ok(upgradeContextJson(c)));
     },
   );
 }
