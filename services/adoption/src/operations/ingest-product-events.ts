@@ -29,7 +29,11 @@ export interface IngestItem {
   readonly seq: number | null;
 }
 
-/** The aggregate port this use case needs (store/aggregates-repository.ts implements it). */
+/**
+ * The aggregate port this use case needs (store/aggregates-repository.ts implements it). `load`
+ * may answer from the writer's memory of its own last write (the app wires `loadForFacts`): the
+ * write is fenced on the version and drift revision read, so a stale answer only costs a retry.
+ */
 export interface IngestAggregates {
   load(tenantId: string): Promise<TenantAggregate>;
   applyFacts(
@@ -38,8 +42,10 @@ export interface IngestAggregates {
       summary: TenantSummary;
       recentEventIds: readonly string[];
       lastSeq: number;
-      /** The aggregate the summary was folded from: the store writes only what changed. */
-      read: Pick<TenantAggregate, 'summary' | 'summaryStorage'>;
+      /** `summaryFacts(summary)`: what the recompute read, kept so the store need not derive it again. */
+      keptFacts: readonly EventFact[];
+      /** The aggregate the summary was folded from: the store writes only what changed, fenced on it. */
+      read: TenantAggregate;
     },
     expectedVersion: number,
     derived: DerivedRecord,
@@ -146,16 +152,18 @@ export async function ingestProductEvents(
     const now = deps.now();
     const facts = toApply.map((d) => d.fact);
     const summary = foldFacts(aggregate.summary, facts, now);
+    const keptFacts = summaryFacts(summary);
     const seqs = toApply.map((d) => d.item.seq ?? 0);
     const change = {
       summary,
       recentEventIds: [...aggregate.recentEventIds, ...facts.map((f) => f.id)].slice(-RECENT_IDS_KEPT),
       lastSeq: Math.max(aggregate.lastSeq, ...seqs),
+      keptFacts,
       read: aggregate,
     };
     const { derived, transitions, reschedule } = recomputeOnWrite({
       aggregate,
-      facts: summaryFacts(summary),
+      facts: keptFacts,
       manualCompletions: aggregate.manualCompletions,
       tier: aggregate.tier ?? UNSEEN_TIER,
       version: aggregate.version + 1,
