@@ -16,7 +16,6 @@ import { connect } from '@nats-io/transport-node';
 import { contracts } from '@tap/contracts';
 import { createEventPublisher } from '@tap/events';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
-import { testIdentity } from '@tap/testkit';
 import { journeyEvent } from './journey.mjs';
 import { until } from './stats.mjs';
 
@@ -25,6 +24,7 @@ const POLL_MS = 50;
 
 /**
  * @typedef {{ natsUrl: string; subjectPrefix: string; adoptionAddress: string;
+ *   gatewayIdentity: import('@tap/testkit').IssuedIdentity;
  *   tenants: string[]; watched: { tenantId: string; authorization: string }[];
  *   pace: { rate: number; seconds: number; offset?: number } }} PacedClientData
  */
@@ -86,7 +86,8 @@ const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: data.subj
 const client = createClient(
   contracts().adoption.AdoptionService,
   data.adoptionAddress,
-  tlsFromPem(await testIdentity('gateway')),
+  // The bed's test PKI lives in the main thread: its certificate, not a new authority's.
+  tlsFromPem(data.gatewayIdentity),
 );
 const watchers = new Map();
 for (const { tenantId, authorization } of data.watched) {

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { testIdentity } from '@tap/testkit';
 import { latencySummary, until } from './stats.mjs';
 
 const DRAIN_BUDGET_MS = 60_000;
@@ -50,6 +51,7 @@ export async function pacedRun(bed, tenants, watched, pace) {
       natsUrl: bed.urls.natsUrl,
       subjectPrefix: bed.events.subjectPrefix,
       adoptionAddress: bed.adoptionAddress,
+      gatewayIdentity: await testIdentity('gateway'),
       tenants,
       watched: await Promise.all(
         watched.map(async (tenantId) => ({ tenantId, authorization: await bed.bearer(tenantId) })),

@@ -57,6 +57,9 @@ const dumpCommands = (/** @type {string} */ label) => {
   commands.clear();
 };
 const db0 = mongo0.db(`probe_${process.pid}`);
+// PROBE_EVENTS_DB=separate: the raw event log in a database of its own (FerretDB: its own SQLite file).
+const eventsDb =
+  process.env['PROBE_EVENTS_DB'] === 'separate' ? mongo0.db(`probe_${process.pid}_events`) : db0;
 
 async function manyTenants() {
   /** @type {Record<string, number>} */
@@ -107,10 +110,11 @@ const mongo = mongo0;
 const db = db0;
 try {
   await ensureAdoptionIndexes(db, 180 * DAY);
+  if (eventsDb !== db) await ensureAdoptionIndexes(eventsDb, 180 * DAY);
   commands.clear();
   if (TENANTS > 0) await manyTenants();
   for (const prior of PRIORS) {
-    const tenantId = await loadHistory(db, prior);
+    const tenantId = await loadHistory(db, prior, undefined, eventsDb);
     /** @type {Record<string, number>} */
     const t = {};
     const parts = summaryPartsRepository(db);
@@ -122,7 +126,7 @@ try {
         return timed(t, 'parts insert', parts.insert)(...a);
       },
     });
-    const raw = rawEventsRepository(db);
+    const raw = rawEventsRepository(eventsDb);
     const deps = {
       aggregates: {
         load: timed(t, 'load', aggregates.load),
@@ -169,6 +173,7 @@ try {
   }
 } finally {
   await db.dropDatabase();
+  if (eventsDb !== db) await eventsDb.dropDatabase();
   await mongo.close();
   await infra.stop();
 }

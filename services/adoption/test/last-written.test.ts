@@ -145,7 +145,7 @@ describe('the consumer’s memory of its last write of each tenant', () => {
     const recorded = await otherDrift.record(
       tenantId,
       { version: opened.version, driftRevision: opened.driftRevision },
-      { lastBand: opened.lastBand ?? 'GREEN', signals: nudged, scheduledCheck: opened.scheduledCheck },
+      { lastBand: opened.lastBand ?? 'HEALTHY', signals: nudged, scheduledCheck: opened.scheduledCheck },
       now,
     );
     expect(recorded).toBe(true);
