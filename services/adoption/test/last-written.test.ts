@@ -87,6 +87,9 @@ describe('the consumer’s memory of its last write of each tenant', () => {
     const stored = await otherReplica.load(tenantId);
     const remembered = await consumerSide.loadForFacts(tenantId);
     expect(stored.version).toBe(5);
+    // The recent ids are stored as one string (one value for FerretDB to rewrite, not 200).
+    const raw = await db.collection(AGGREGATES_COLLECTION).findOne({ _id: tenantId as never });
+    expect(typeof raw?.['recentEventIds']).toBe('string');
     expect(stored.appliedEvents).toBe(200);
     expect(remembered).toEqual(expect.objectContaining({ ...stored, summary: expect.anything() }));
     expect(remembered.summary.slots).toEqual(expect.arrayContaining([...stored.summary.slots]));

@@ -5,6 +5,7 @@ import {
   AGGREGATES_COLLECTION,
   derivedFields,
   emptyAggregate,
+  packIds,
   toAggregate,
   type AggregateDocument,
   type DerivedRecord,
@@ -184,7 +185,7 @@ export function aggregatesRepository(
             $set: {
               summary: { ...change.summary, slots: inline },
               summaryParts: refs,
-              recentEventIds: [...change.recentEventIds],
+              recentEventIds: packIds(change.recentEventIds),
               lastSeq: change.lastSeq,
             },
           },
