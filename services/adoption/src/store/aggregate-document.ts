@@ -11,7 +11,9 @@ import {
   type TenantSummary,
 } from '../domain/index.js';
 
+import type { Binary } from 'mongodb';
 import type { DerivedRecord, TenantAggregate, TierSnapshot } from '../operations/ports.js';
+import { isPacked, packJson, unpackJson } from './packed-json.js';
 
 export type { DerivedRecord, TenantAggregate, TierSnapshot } from '../operations/ports.js';
 
@@ -31,9 +33,11 @@ export interface AggregateDocument {
   _id: string;
   /**
    * What the rules read of the history (domain/summary): counters, and the slots changed since
-   * the last part was written (the inline layer). Raw events live in `events`.
+   * the last part was written (the inline layer). Raw events live in `events`. Written packed
+   * (packed-json.ts: one value instead of hundreds for FerretDB to convert on every update);
+   * documents written before hold the structure and read the same.
    */
-  summary: TenantSummary;
+  summary: TenantSummary | Binary;
   /** The summary's parts in `summary_parts`, oldest first (absent: none, a document from before them). */
   summaryParts?: { id: string; facts: number }[];
   /**
@@ -94,7 +98,8 @@ export function toAggregate(
 ): TenantAggregate {
   // A document not migrated yet (written by an older replica during a rolling update) is
   // summarised on the fly, so it reads the same before and after its migration.
-  const inline = doc.summary ?? foldFacts(EMPTY_SUMMARY, doc.facts ?? [], doc.updatedAt ?? new Date(0));
+  const inline =
+    storedSummary(doc.summary) ?? foldFacts(EMPTY_SUMMARY, doc.facts ?? [], doc.updatedAt ?? new Date(0));
   const summary =
     parts.length === 0
       ? inline
@@ -119,6 +124,17 @@ export function toAggregate(
     scheduledCheck: doc.scheduledCheck ?? null,
     unpublished: doc.outbox ?? [],
   };
+}
+
+/** The inline summary as stored: packed. */
+export function packSummary(summary: TenantSummary): Binary {
+  return packJson(summary);
+}
+
+/** The inline summary, from either stored shape (undefined: a document from before summaries). */
+export function storedSummary(stored: TenantSummary | Binary | undefined): TenantSummary | undefined {
+  if (stored === undefined) return undefined;
+  return isPacked(stored) ? (unpackJson(stored) as TenantSummary) : stored;
 }
 
 /** The recent event ids as stored: one string. */

@@ -6,6 +6,7 @@ import {
   derivedFields,
   emptyAggregate,
   packIds,
+  packSummary,
   toAggregate,
   type AggregateDocument,
   type DerivedRecord,
@@ -183,7 +184,7 @@ export function aggregatesRepository(
           expectedVersion,
           {
             $set: {
-              summary: { ...change.summary, slots: inline },
+              summary: packSummary({ ...change.summary, slots: inline }),
               summaryParts: refs,
               recentEventIds: packIds(change.recentEventIds),
               lastSeq: change.lastSeq,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
-import { Binary, type Collection, type Db } from 'mongodb';
+import type { Binary, Collection, Db } from 'mongodb';
+import { packJson, unpackJson } from './packed-json.js';
 import { slotFactCount, type EventFact, type SummarySlot } from '../domain/index.js';
 
 /** Layers of tenants' summaries that outgrew the aggregate document (docs/adoption-model.md §17). */
@@ -40,14 +40,10 @@ export interface SummaryPartDocument extends Partial<PartContent> {
   createdAt: Date;
 }
 
-function pack(content: PartContent): Binary {
-  return new Binary(deflateRawSync(JSON.stringify(content), { level: constants.Z_BEST_SPEED }));
-}
-
 /** The part's content, whichever shape it was written in; null when it is neither. */
 function unpack(doc: SummaryPartDocument): PartContent | null {
   if (doc.packed !== undefined) {
-    const content = JSON.parse(inflateRawSync(doc.packed.buffer).toString('utf8')) as PartContent;
+    const content = unpackJson(doc.packed) as PartContent;
     return Array.isArray(content.facts) && Array.isArray(content.slots) ? content : null;
   }
   return doc.facts !== undefined && doc.slots !== undefined ? { facts: doc.facts, slots: doc.slots } : null;
@@ -162,7 +158,7 @@ export function summaryPartsRepository(
     },
     async insert(tenantId, slots, now) {
       const id = `${tenantId}:${randomUUID()}`;
-      await parts.insertOne({ _id: id, tenantId, packed: pack(encode(slots)), createdAt: now });
+      await parts.insertOne({ _id: id, tenantId, packed: packJson(encode(slots)), createdAt: now });
       remember(id, slots);
       return { id, facts: slotFactCount(slots) };
     },
