@@ -105,6 +105,8 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
   const streams = [events.streamName];
   return {
     streams,
+    urls,
+    adoptionAddress,
     db,
     nc,
     js,

@@ -31,11 +31,12 @@ function historyFact(tenantId, n, prior, now) {
  * @param {import('mongodb').Db} db
  * @param {number} prior
  * @param {string} [tenantId]
+ * @param {import('mongodb').Db} [eventsDb] where the raw events go (default: `db`)
  */
-export async function loadHistory(db, prior, tenantId = randomUUID()) {
+export async function loadHistory(db, prior, tenantId = randomUUID(), eventsDb = db) {
   const now = new Date();
   /** @type {import('mongodb').Collection<any>} */
-  const events = db.collection('events');
+  const events = eventsDb.collection('events');
   let summary = EMPTY_SUMMARY;
   for (let from = 0; from < prior; from += CHUNK) {
     const chunk = Array.from({ length: Math.min(CHUNK, prior - from) }, (_, i) =>

@@ -5,20 +5,22 @@
  * store (ingestProductEvents over aggregatesRepository and the raw log, no NATS), each store
  * call timed; "in process" is the rest (decode, dedupe, fold, recompute).
  *   node bench/adoption/probe.mjs            (PROBE_PRIOR=100,100000 PROBE_BATCH=500)
- * With PROBE_TENANTS=N it instead takes N fresh tenants one group of 2 events each (the
- * 1,000-tenant phase's shape), the drift schedule written as the consumer does.
+ * With PROBE_TENANTS=N it first takes N tenants through the consumer's batch handler, one
+ * event each a batch, 75 tenants a batch (PROBE_MANY_BATCH), twice (see manyTenants).
  */
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { BSON, MongoClient } from 'mongodb';
 import { startInfrastructure } from '@tap/testkit';
 import { ingestProductEvents } from '../../services/adoption/dist/operations/ingest-product-events.js';
+import { productBatchHandler } from '../../services/adoption/dist/events/batch-handler.js';
 import { aggregatesRepository } from '../../services/adoption/dist/store/aggregates-repository.js';
 import { rawEventsRepository } from '../../services/adoption/dist/store/raw-events-repository.js';
 import { createTenantWriteLock } from '../../services/adoption/dist/store/tenant-write-lock.js';
 import { driftRepository } from '../../services/adoption/dist/store/drift-repository.js';
 import { ensureAdoptionIndexes } from '../../services/adoption/dist/store/indexes.js';
 import { summaryPartsRepository } from '../../services/adoption/dist/store/summary-parts-repository.js';
+import { lastWrittenAggregates } from '../../services/adoption/dist/store/last-written-aggregates.js';
 import { loadHistory } from './history.mjs';
 import { journeyEvent } from './journey.mjs';
 
@@ -57,79 +59,104 @@ const dumpCommands = (/** @type {string} */ label) => {
   commands.clear();
 };
 const db0 = mongo0.db(`probe_${process.pid}`);
+// PROBE_EVENTS_DB=separate: the raw event log in a database of its own (FerretDB: its own SQLite file).
+const eventsDb =
+  process.env['PROBE_EVENTS_DB'] === 'separate' ? mongo0.db(`probe_${process.pid}_events`) : db0;
 
+/**
+ * The 1,000-tenant shape through the consumer's batch handler (its concurrency, its raw log once
+ * per batch, its memory of its writes): PROBE_TENANTS tenants, PROBE_MANY_BATCH tenants' groups
+ * of one event a batch (the paced phase's 75: 500/s over a 150 ms window), two rounds, so the
+ * second finds every tenant remembered. Store calls timed per group.
+ */
 async function manyTenants() {
-  /** @type {Record<string, number>} */
-  const t = {};
   const lock = createTenantWriteLock();
-  const aggregates = aggregatesRepository(db0, lock);
+  const aggregates = aggregatesRepository(db0, lock, undefined, lastWrittenAggregates());
   const raw = rawEventsRepository(db0);
   const drift = driftRepository(db0, lock);
-  const deps = {
-    aggregates: {
-      load: timed(t, 'load', aggregates.load),
-      applyFacts: timed(t, 'applyFacts', aggregates.applyFacts),
-    },
-    rawEvents: {
-      append: timed(t, 'raw append', raw.append),
-      existing: timed(t, 'raw existing', raw.existing),
-    },
-    now: () => new Date(),
-    rescanMs: 900_000,
-    schedule: timed(t, 'schedule', (/** @type {string} */ id, /** @type {Date | null} */ at) =>
-      drift.schedule(id, at),
-    ),
-    onTransitions: () => undefined,
-  };
-  const started = performance.now();
-  for (let i = 0; i < TENANTS; i += 1) {
-    const tenantId = randomUUID();
-    const items = [0, 1].map((n) => ({
-      event: journeyEvent(tenantId, n + (i % 4) * 2, new Date()),
-      seq: i * 2 + n + 1,
-    }));
-    await ingestProductEvents(deps, tenantId, items);
+  const tenants = Array.from({ length: TENANTS }, () => randomUUID());
+  const perBatch = Number(process.env['PROBE_MANY_BATCH'] ?? 75);
+  let seq = 0;
+  for (const round of [0, 1]) {
+    /** @type {Record<string, number>} */
+    const t = {};
+    const handler = productBatchHandler({
+      aggregates: {
+        load: timed(t, 'load', aggregates.loadForFacts),
+        applyFacts: timed(t, 'applyFacts', aggregates.applyFacts),
+      },
+      rawEvents: {
+        append: timed(t, 'raw append', raw.append),
+        appendGroups: timed(t, 'raw append (batch)', raw.appendGroups),
+        existing: timed(t, 'raw existing', raw.existing),
+      },
+      now: () => new Date(),
+      rescanMs: 900_000,
+      schedule: timed(t, 'schedule', (/** @type {string} */ id, /** @type {Date | null} */ at) =>
+        drift.schedule(id, at),
+      ),
+      onTransitions: () => undefined,
+      logger: { warn: () => undefined },
+    });
+    const started = performance.now();
+    for (let from = 0; from < TENANTS; from += perBatch) {
+      const groups = tenants.slice(from, from + perBatch).map((tenantId, k) => ({
+        tenantId,
+        items: [{ event: journeyEvent(tenantId, round + ((from + k) % 4) * 2, new Date()), seq: (seq += 1) }],
+      }));
+      await handler(/** @type {any} */ (groups));
+    }
+    const total = performance.now() - started;
+    const per = Object.fromEntries(
+      Object.entries({ ...t, total }).map(([k, v]) => [k, +(v / TENANTS).toFixed(2)]),
+    );
+    dumpCommands(`many tenants, round ${round + 1}, per command:`);
+    console.log(
+      JSON.stringify({
+        tenants: TENANTS,
+        round: round + 1,
+        tenantsPerBatch: perBatch,
+        msPerTenantGroup: per,
+        eventsPerSecond: Math.round(TENANTS / (total / 1000)),
+      }),
+    );
   }
-  const total = performance.now() - started;
-  const per = Object.fromEntries(
-    Object.entries({ ...t, total }).map(([k, v]) => [k, +(v / TENANTS).toFixed(1)]),
-  );
-  dumpCommands('many tenants, per command:');
-  console.log(
-    JSON.stringify({
-      tenants: TENANTS,
-      msPerTenantGroup: per,
-      eventsPerSecond: Math.round((2 * TENANTS) / (total / 1000)),
-    }),
-  );
 }
 const mongo = mongo0;
 const db = db0;
 try {
   await ensureAdoptionIndexes(db, 180 * DAY);
+  if (eventsDb !== db) await ensureAdoptionIndexes(eventsDb, 180 * DAY);
   commands.clear();
   if (TENANTS > 0) await manyTenants();
   for (const prior of PRIORS) {
-    const tenantId = await loadHistory(db, prior);
+    const tenantId = await loadHistory(db, prior, undefined, eventsDb);
     /** @type {Record<string, number>} */
     const t = {};
     const parts = summaryPartsRepository(db);
-    const aggregates = aggregatesRepository(db, createTenantWriteLock(), {
-      ...parts,
-      read: timed(t, 'parts read', parts.read),
-      insert: async (/** @type {any[]} */ ...a) => {
-        t['parts inserted'] = (t['parts inserted'] ?? 0) + 1;
-        return timed(t, 'parts insert', parts.insert)(...a);
+    // As the consumer runs: with its memory of its own last write (the first group reads).
+    const aggregates = aggregatesRepository(
+      db,
+      createTenantWriteLock(),
+      {
+        ...parts,
+        read: timed(t, 'parts read', parts.read),
+        insert: async (/** @type {any[]} */ ...a) => {
+          t['parts inserted'] = (t['parts inserted'] ?? 0) + 1;
+          return timed(t, 'parts insert', parts.insert)(...a);
+        },
       },
-    });
-    const raw = rawEventsRepository(db);
+      lastWrittenAggregates(),
+    );
+    const raw = rawEventsRepository(eventsDb);
     const deps = {
       aggregates: {
-        load: timed(t, 'load', aggregates.load),
+        load: timed(t, 'load', aggregates.loadForFacts),
         applyFacts: timed(t, 'applyFacts', aggregates.applyFacts),
       },
       rawEvents: {
         append: timed(t, 'raw append', raw.append),
+        appendGroups: timed(t, 'raw append', raw.appendGroups),
         existing: timed(t, 'raw existing', raw.existing),
       },
       now: () => new Date(),
@@ -169,6 +196,7 @@ try {
   }
 } finally {
   await db.dropDatabase();
+  if (eventsDb !== db) await eventsDb.dropDatabase();
   await mongo.close();
   await infra.stop();
 }

@@ -52,6 +52,7 @@ import { housekeep, type HousekeepingReport } from './operations/housekeep.js';
 import { orphanParts } from './store/orphan-parts.js';
 import type { TenantAggregate } from './store/aggregate-document.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
+import { lastWrittenAggregates } from './store/last-written-aggregates.js';
 import { createRecomputeMemo } from './recompute-memo.js';
 import { createInterner } from './interner.js';
 import { notifyingAggregates, notifyingDrift } from './store/notifying-aggregates.js';
@@ -170,7 +171,9 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   // TenantWriteLock).
   const lock = createTenantWriteLock();
   const summaryParts = summaryPartsRepository(deps.db);
-  const stored = aggregatesRepository(deps.db, lock, summaryParts);
+  // The consumer's memory of its own writes: a tenant's next group folds on it, unread.
+  const lastWritten = lastWrittenAggregates();
+  const stored = aggregatesRepository(deps.db, lock, summaryParts, lastWritten);
   // The read model (docs/adoption-model.md, "Read models"): every read of an RPC is served from
   // here; every write of this replica raises the tenant's floor and tells the other replicas.
   const reads = createVersionedCache<TenantAggregate>({
@@ -179,7 +182,10 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
   });
-  const aggregateChanges = createChangeChannel((tenantId, version) => reads.changed(tenantId, version));
+  const aggregateChanges = createChangeChannel((tenantId, version) => {
+    reads.changed(tenantId, version);
+    lastWritten.changed(tenantId, version);
+  });
   const changed = aggregateChanges.changed;
   const aggregates = notifyingAggregates(stored, changed);
   // Plan chains get the same read model, versioned by their length (a chain only grows).
@@ -332,7 +338,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         durableName: consumerName,
         subjectPrefix,
         handleBatch: productBatchHandler({
-          aggregates,
+          aggregates: { load: aggregates.loadForFacts, applyFacts: aggregates.applyFacts },
           rawEvents,
           logger,
           now,

@@ -1,6 +1,8 @@
 export { buildApp } from './app.js';
 export type { AdoptionApp, AdoptionDeps } from './app.js';
 export { loadConfig } from './config.js';
+/** The inline summary of a stored aggregate document, whichever shape it was written in (for tests reading the store). */
+export { storedSummary } from './store/aggregate-document.js';
 export type { AdoptionConfig, DriftWatchConfig, OutboxConfig } from './config.js';
 export type { DriftPassReport } from './drift/drift-watch.js';
 export type { DriftWatchJob } from './drift/drift-watch-job.js';

@@ -55,10 +55,14 @@ describe('the batched milestone detector when a write fails half way', () => {
     const aggregates = aggregatesRepository(bed.db, lock);
     const rawEvents = rawEventsRepository(bed.db);
     // The failing tenant's second write never reaches the database, and the retry after it is
-    // written but its raw-log append fails (as a process dying between the write and the acks).
+    // written but its raw-log append fails (as a process dying between the write and the acks):
+    // the batch's one append fails, then the tenant's own.
     let writes = 0;
     let lostWrites = 0;
     let lostAppends = 0;
+    let batchAppends = 0;
+    const appendFails = (tenantIds: readonly string[]) =>
+      tenantIds.includes(failing) && writes === 3 && lostAppends === 0;
     const handler = productBatchHandler({
       aggregates: {
         load: (tenantId) => aggregates.load(tenantId),
@@ -72,8 +76,14 @@ describe('the batched milestone detector when a write fails half way', () => {
       },
       rawEvents: {
         existing: (tenantId, ids) => rawEvents.existing(tenantId, ids),
+        appendGroups: async (groups, at) => {
+          batchAppends += 1;
+          if (appendFails(groups.map((g) => g.tenantId)))
+            throw new DependencyUnavailableError('injected: the batch’s raw log did not reach the database');
+          return rawEvents.appendGroups(groups, at);
+        },
         append: async (tenantId, facts, at) => {
-          if (tenantId === failing && writes === 3 && lostAppends === 0) {
+          if (appendFails([tenantId])) {
             lostAppends += 1;
             throw new DependencyUnavailableError('injected: written, then the process lost its acks');
           }
@@ -145,6 +155,11 @@ describe('the batched milestone detector when a write fails half way', () => {
     expect((await aggregates.load(failing)).lastSeq).toBe(Math.max(...handed));
     expect(otherOutcomes.every((o) => o === 'ok')).toBe(true);
     expect((await stateOf(other)).appliedEventCount).toBe(30);
+    // The raw log: one append per batch, and complete, the group whose append failed included
+    // (logged when it came back as duplicates).
+    expect(batchAppends).toBeGreaterThan(0);
+    expect(batchAppends).toBeLessThanOrEqual(offers.length);
+    expect([await rawEvents.countFor(failing), await rawEvents.countFor(other)]).toEqual([61, 30]);
   }, 120_000);
 
   it('dead-letters a malformed, an unknown-kind and an oversized event, each with its reason, and applies the tenant’s others', async () => {

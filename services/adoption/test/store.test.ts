@@ -5,6 +5,7 @@ import { MongoClient, type Db } from 'mongodb';
 import {
   EMPTY_SUMMARY,
   foldFacts,
+  summaryFacts,
   type EventFact,
   type ManualCompletion,
   type SuccessPlan,
@@ -74,10 +75,12 @@ describe('the adoption store on the real Mongo-wire server', () => {
   // One fact folded into the summary the caller read (the ingest use case does this for a group).
   const appendFact = async (tenantId: string, one: EventFact, expectedVersion: number) => {
     const read = await aggregates.load(tenantId);
+    const summary = foldFacts(read.summary ?? EMPTY_SUMMARY, [one], NOW);
     const change = {
-      summary: foldFacts(read.summary ?? EMPTY_SUMMARY, [one], NOW),
+      summary,
       recentEventIds: [...read.recentEventIds, one.id],
       lastSeq: 0,
+      keptFacts: summaryFacts(summary),
       read,
     };
     return aggregates.applyFacts(tenantId, change, expectedVersion, derived, NOW);

@@ -102,6 +102,7 @@ describe('the bounded aggregate on the real Mongo-wire server', () => {
       duplicates: 1,
       ignored: 0,
       rejected: [],
+      unlogged: [],
     });
     // The process died after the write and before the acks: the whole group comes again.
     expect(await ingestProductEvents(deps, tenantId, first)).toEqual({
@@ -109,6 +110,7 @@ describe('the bounded aggregate on the real Mongo-wire server', () => {
       duplicates: 3,
       ignored: 0,
       rejected: [],
+      unlogged: [],
     });
     // A producer retry outside the stream's duplicate window: new sequence, same event id.
     expect(await ingestProductEvents(deps, tenantId, [{ event: b, seq: 12 }])).toMatchObject({ applied: 0 });

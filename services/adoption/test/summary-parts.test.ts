@@ -151,4 +151,37 @@ describe('the summary stored in parts', () => {
       foldFacts(EMPTY_SUMMARY, [...facts, ...more.flatMap((e) => toFact(e) ?? [])], NOW),
     );
   }, 300_000);
+
+  it('writes parts packed and still reads parts written field by field', async () => {
+    const tenantId = randomUUID();
+    const facts = itemEvents(tenantId, 0, 600).flatMap((e) => toFact(e) ?? []);
+    const summary = foldFacts(EMPTY_SUMMARY, facts, NOW);
+    const collection = bed.db.collection<{ _id: string } & Record<string, unknown>>(SUMMARY_PARTS_COLLECTION);
+    // A part as the previous release wrote it: each fact once, slots naming them by id.
+    const oldId = `${tenantId}:${randomUUID()}`;
+    const byId = new Map(summary.slots.flatMap((slot) => slot.facts.map((f) => [f.id, f] as const)));
+    await collection.insertOne({
+      _id: oldId,
+      tenantId,
+      facts: [...byId.values()],
+      slots: summary.slots.map((slot) => ({
+        key: slot.key,
+        keep: slot.keep,
+        n: slot.n,
+        expiresAt: slot.expiresAt,
+        ids: slot.facts.map((f) => f.id),
+      })),
+      createdAt: NOW,
+    });
+    // A fresh repository: nothing cached, every part read from the store.
+    const written = await summaryPartsRepository(bed.db).insert(tenantId, summary.slots, NOW);
+    const stored = await collection.findOne({ _id: written.id });
+    expect(stored?.['packed']).toBeDefined();
+    expect(stored?.['facts']).toBeUndefined();
+    const read = await summaryPartsRepository(bed.db).read(tenantId, [
+      { id: oldId, facts: written.facts },
+      written,
+    ]);
+    expect(read).toEqual([summary.slots, summary.slots]);
+  });
 });

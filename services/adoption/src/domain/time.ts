@@ -14,6 +14,22 @@ const ISO_TIMESTAMP =
  */
 export function parseInstant(value: unknown): number | null {
   if (typeof value !== 'string') return null;
+  // The fold, summaryFacts and the recompute parse the same kept timestamps again and again (a
+  // sixth of the consumer's CPU on a busy tenant, bench/adoption); the answer depends on the
+  // text alone, so it is remembered, a bounded number at a time.
+  const known = parsed.get(value);
+  if (known !== undefined) return known;
+  const ms = parseUncached(value);
+  if (parsed.size >= PARSED_KEPT) parsed.clear();
+  parsed.set(value, ms);
+  return ms;
+}
+
+/** Timestamps whose parse is remembered; past this the memory starts again. */
+const PARSED_KEPT = 50_000;
+const parsed = new Map<string, number | null>();
+
+function parseUncached(value: string): number | null {
   const match = ISO_TIMESTAMP.exec(value);
   if (!match) return null;
   const ms = Date.parse(value);

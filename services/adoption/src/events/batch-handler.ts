@@ -1,5 +1,10 @@
 import type { BatchHandler, TenantOutcome } from '@tap/events';
-import { ingestProductEvents, type IngestDeps } from '../operations/ingest-product-events.js';
+import {
+  ingestProductEvents,
+  logAppliedEvents,
+  type IngestDeps,
+  type RawEventGroup,
+} from '../operations/ingest-product-events.js';
 
 /**
  * Tenants written at once. FerretDB serialises writes in SQLite, so more only queues them ahead
@@ -16,7 +21,9 @@ export interface BatchHandlerLogger {
  * ingest (one conditional write carrying lastSeq); what can never be applied is answered as
  * rejected, so the consumer dead-letters it with the reason and the tenant's other events go on.
  * A failing write answers retry: the consumer offers the group again before its next batch, so
- * no later event of the tenant overtakes it.
+ * no later event of the tenant overtakes it. The raw log of every written group is appended once,
+ * after the batch's writes and before any ack (logAppliedEvents); a group whose append failed
+ * answers retry too.
  */
 export function productBatchHandler(
   deps: IngestDeps & {
@@ -27,6 +34,7 @@ export function productBatchHandler(
 ): BatchHandler {
   return async (groups) => {
     const outcomes = new Map<string, TenantOutcome>();
+    const unlogged: RawEventGroup[] = [];
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < groups.length) {
@@ -41,8 +49,10 @@ export function productBatchHandler(
         }
         const items = group.items.map((item) => ({ event: item.event, seq: item.seq }));
         try {
-          const outcome = await ingestProductEvents(deps, group.tenantId, items);
+          const outcome = await ingestProductEvents(deps, group.tenantId, items, { deferRawLog: true });
           outcomes.set(group.tenantId, { kind: 'ok', rejected: outcome.rejected });
+          if (outcome.unlogged.length > 0)
+            unlogged.push({ tenantId: group.tenantId, facts: outcome.unlogged });
         } catch (error) {
           deps.logger.warn(
             { err: error, tenantId: group.tenantId },
@@ -53,6 +63,12 @@ export function productBatchHandler(
       }
     };
     await Promise.all(Array.from({ length: Math.min(TENANT_WRITE_CONCURRENCY, groups.length) }, worker));
+    const notLogged = await logAppliedEvents(deps.rawEvents, unlogged, deps.now());
+    for (const [tenantId, error] of notLogged) {
+      deps.logger.warn({ err: error, tenantId }, 'tenant group written, raw log not; will retry');
+      const reason = error instanceof Error ? error.message : String(error);
+      outcomes.set(tenantId, { kind: 'retry', reason, error });
+    }
     return outcomes;
   };
 }

@@ -29,7 +29,11 @@ export interface IngestItem {
   readonly seq: number | null;
 }
 
-/** The aggregate port this use case needs (store/aggregates-repository.ts implements it). */
+/**
+ * The aggregate port this use case needs (store/aggregates-repository.ts implements it). `load`
+ * may answer from the writer's memory of its own last write (the app wires `loadForFacts`): the
+ * write is fenced on the version and drift revision read, so a stale answer only costs a retry.
+ */
 export interface IngestAggregates {
   load(tenantId: string): Promise<TenantAggregate>;
   applyFacts(
@@ -38,8 +42,10 @@ export interface IngestAggregates {
       summary: TenantSummary;
       recentEventIds: readonly string[];
       lastSeq: number;
-      /** The aggregate the summary was folded from: the store writes only what changed. */
-      read: Pick<TenantAggregate, 'summary' | 'summaryStorage'>;
+      /** `summaryFacts(summary)`: what the recompute read, kept so the store need not derive it again. */
+      keptFacts: readonly EventFact[];
+      /** The aggregate the summary was folded from: the store writes only what changed, fenced on it. */
+      read: TenantAggregate;
     },
     expectedVersion: number,
     derived: DerivedRecord,
@@ -47,9 +53,17 @@ export interface IngestAggregates {
   ): Promise<boolean>;
 }
 
+/** One tenant's applied events, for the raw log. */
+export interface RawEventGroup {
+  readonly tenantId: string;
+  readonly facts: readonly EventFact[];
+}
+
 /** The append-only raw event log (store/raw-events-repository.ts); appending twice is harmless. */
 export interface RawEventLog {
   append(tenantId: string, facts: readonly EventFact[], receivedAt: Date): Promise<void>;
+  /** Several tenants' applied events in one append (the batched consumer's, once per batch). */
+  appendGroups(groups: readonly RawEventGroup[], receivedAt: Date): Promise<void>;
   /** Which of these event ids the log holds. */
   existing(tenantId: string, ids: readonly string[]): Promise<ReadonlySet<string>>;
 }
@@ -72,6 +86,20 @@ export interface IngestOutcome {
   readonly ignored: number;
   /** Why each ignored item can never be applied, by stream sequence (for the dead letter). */
   readonly rejected: readonly { readonly seq: number; readonly reason: string }[];
+  /**
+   * Applied but not in the raw log yet: with `deferRawLog` the caller appends them (see
+   * `logAppliedEvents`) before it acknowledges the group; otherwise always empty.
+   */
+  readonly unlogged: readonly EventFact[];
+}
+
+/** How a caller wants the raw log written. */
+export interface IngestOptions {
+  /**
+   * Leave the raw-log append to the caller (the batched consumer appends every group of a batch
+   * at once after their aggregate writes, and acknowledges none before that).
+   */
+  readonly deferRawLog?: boolean;
 }
 
 function rejection(event: EventEnvelope): string {
@@ -86,6 +114,21 @@ function appliedIds(aggregate: TenantAggregate): (fact: EventFact) => boolean {
   const completions = new Set(aggregate.manualCompletions.map((c) => c.id));
   // Adoption's own milestone.completed: the completion was stored by the API call that emitted it.
   return (fact) => known.has(fact.id) || (fact.type === 'milestone.completed' && completions.has(fact.id));
+}
+
+/** The group's facts that are not to be applied (once each): they were applied before. */
+function alreadyApplied(
+  decoded: readonly { fact: EventFact }[],
+  toApply: readonly { fact: EventFact }[],
+): EventFact[] {
+  if (decoded.length === toApply.length) return [];
+  const applying = new Set(toApply.map(({ fact }) => fact.id));
+  const seen = new Set<string>();
+  return decoded.flatMap(({ fact }) => {
+    if (applying.has(fact.id) || seen.has(fact.id)) return [];
+    seen.add(fact.id);
+    return [fact];
+  });
 }
 
 /**
@@ -128,6 +171,7 @@ export async function ingestProductEvents(
   deps: IngestDeps,
   tenantId: string,
   items: readonly IngestItem[],
+  options: IngestOptions = {},
 ): Promise<IngestOutcome> {
   const decoded = items.flatMap((item) => {
     const fact = toFact(item.event);
@@ -137,25 +181,33 @@ export async function ingestProductEvents(
   const rejected = items
     .filter((item) => item.seq !== null && toFact(item.event) === null)
     .map((item) => ({ seq: item.seq ?? 0, reason: rejection(item.event) }));
-  if (decoded.length === 0) return { applied: 0, duplicates: 0, ignored, rejected };
+  if (decoded.length === 0) return { applied: 0, duplicates: 0, ignored, rejected, unlogged: [] };
   for (let attempt = 1; attempt <= MAX_INGEST_ATTEMPTS; attempt += 1) {
     const aggregate = await deps.aggregates.load(tenantId);
     const toApply = await fresh(deps.rawEvents, aggregate, decoded);
     const duplicates = decoded.length - toApply.length;
-    if (toApply.length === 0) return { applied: 0, duplicates, ignored, rejected };
+    // Applied before (a redelivery): logged again, harmlessly, so a group written whose raw-log
+    // append failed is in the log once it comes back.
+    const reapplied = alreadyApplied(decoded, toApply);
+    if (toApply.length === 0) {
+      if (!options.deferRawLog) await deps.rawEvents.append(tenantId, reapplied, deps.now());
+      return { applied: 0, duplicates, ignored, rejected, unlogged: options.deferRawLog ? reapplied : [] };
+    }
     const now = deps.now();
     const facts = toApply.map((d) => d.fact);
     const summary = foldFacts(aggregate.summary, facts, now);
+    const keptFacts = summaryFacts(summary);
     const seqs = toApply.map((d) => d.item.seq ?? 0);
     const change = {
       summary,
       recentEventIds: [...aggregate.recentEventIds, ...facts.map((f) => f.id)].slice(-RECENT_IDS_KEPT),
       lastSeq: Math.max(aggregate.lastSeq, ...seqs),
+      keptFacts,
       read: aggregate,
     };
     const { derived, transitions, reschedule } = recomputeOnWrite({
       aggregate,
-      facts: summaryFacts(summary),
+      facts: keptFacts,
       manualCompletions: aggregate.manualCompletions,
       tier: aggregate.tier ?? UNSEEN_TIER,
       version: aggregate.version + 1,
@@ -166,11 +218,45 @@ export async function ingestProductEvents(
     if (reschedule) await deps.schedule(tenantId, reschedule);
     if (await deps.aggregates.applyFacts(tenantId, change, aggregate.version, derived, now)) {
       // After the write, so a logged event is an applied one (see `fresh`).
-      await deps.rawEvents.append(tenantId, facts, now);
+      const logged = [...reapplied, ...facts];
+      if (!options.deferRawLog) await deps.rawEvents.append(tenantId, logged, now);
       if (transitions.length > 0) deps.onTransitions(tenantId, transitions);
-      return { applied: facts.length, duplicates, ignored, rejected };
+      return {
+        applied: facts.length,
+        duplicates,
+        ignored,
+        rejected,
+        unlogged: options.deferRawLog ? logged : [],
+      };
     }
   }
   // Another writer kept winning: a redelivery (with the consumer's backoff) tries again later.
   throw new Error(`aggregate of tenant ${tenantId} kept changing; its events are left for redelivery`);
+}
+
+/**
+ * Appends the events a batch applied to the raw log: one append for every group, and only if
+ * that fails, one per group, so a group whose own append fails is the only one held back.
+ * Returns the tenants whose events are still not logged, with why: their groups must not be
+ * acknowledged (a redelivery finds their ids among the aggregate's recent ones and applies
+ * nothing again). Runs after the groups' aggregate writes, so a logged event is an applied one.
+ */
+export async function logAppliedEvents(
+  rawEvents: RawEventLog,
+  groups: readonly RawEventGroup[],
+  receivedAt: Date,
+): Promise<ReadonlyMap<string, unknown>> {
+  const failed = new Map<string, unknown>();
+  if (groups.length === 0) return failed;
+  try {
+    await rawEvents.appendGroups(groups, receivedAt);
+    return failed;
+  } catch {
+    for (const group of groups) {
+      await rawEvents.append(group.tenantId, group.facts, receivedAt).catch((error: unknown) => {
+        failed.set(group.tenantId, error);
+      });
+    }
+    return failed;
+  }
 }

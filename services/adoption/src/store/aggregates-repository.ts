@@ -1,16 +1,19 @@
 import type { Collection, Db, PushOperator } from 'mongodb';
-import type { ManualCompletion, TenantSummary } from '../domain/index.js';
+import type { EventFact, ManualCompletion, TenantSummary } from '../domain/index.js';
 import type { TenantAggregate as ReadAggregate } from '../operations/ports.js';
 import {
   AGGREGATES_COLLECTION,
   derivedFields,
   emptyAggregate,
+  packIds,
+  packSummary,
   toAggregate,
   type AggregateDocument,
   type DerivedRecord,
   type TenantAggregate,
   type TierSnapshot,
 } from './aggregate-document.js';
+import { afterFactsWrite, type LastWrittenAggregates } from './last-written-aggregates.js';
 import { planSummaryWrite } from './summary-layout.js';
 import {
   summaryPartsRepository,
@@ -25,17 +28,29 @@ export interface FactsChange {
   readonly summary: TenantSummary;
   readonly recentEventIds: readonly string[];
   readonly lastSeq: number;
-  /** The aggregate the summary was folded from: only the slots that changed since are written. */
-  readonly read: Pick<ReadAggregate, 'summary' | 'summaryStorage'>;
+  /** The facts the folded summary keeps (`summaryFacts(summary)`, computed once by the caller). */
+  readonly keptFacts: readonly EventFact[];
+  /**
+   * The aggregate the summary was folded from: only the slots that changed since are written, and
+   * the write is fenced on its `driftRevision` too (a drift-watch record since then changed the
+   * ledger this write would overwrite).
+   */
+  readonly read: ReadAggregate;
 }
 
 export interface AggregatesRepository {
   /** The tenant's aggregate; an empty one (version 0) when nothing was written yet. */
   load(tenantId: string): Promise<TenantAggregate>;
   /**
+   * The aggregate as this repository's last `applyFacts` left it, when it remembers it
+   * (last-written-aggregates.ts), else `load`. For the event consumer, whose next write is fenced.
+   */
+  loadForFacts(tenantId: string): Promise<TenantAggregate>;
+  /**
    * Stores the summary with any number of events folded in, and its recompute, if the aggregate
-   * is still at `expectedVersion`; false when another write got there first (read again, fold
-   * again, retry). One single-document update, whatever the number of events.
+   * is still at `expectedVersion` and the drift ledger at `change.read.driftRevision`; false when
+   * another write got there first (read again, fold again, retry). One single-document update,
+   * whatever the number of events.
    */
   applyFacts(
     tenantId: string,
@@ -81,17 +96,21 @@ export function aggregatesRepository(
   db: Db,
   lock: TenantWriteLock,
   parts: SummaryPartsRepository = summaryPartsRepository(db),
+  /** The consumer's memory of its own writes (none: `loadForFacts` always reads). */
+  lastWritten?: LastWrittenAggregates,
 ): AggregatesRepository {
   const aggregates: Collection<AggregateDocument> = db.collection(AGGREGATES_COLLECTION);
 
   // One conditional update: the version guard makes read-recompute-write a compare-and-set, and
   // version 0 may also create the document (an upsert that loses to a creator raises 11000).
+  // `driftRevision`, when given, fences the write on the drift ledger as read, too.
   const writeAtVersion = async (
     tenantId: string,
     expectedVersion: number,
     change: { $set: Partial<AggregateDocument>; $push?: PushOperator<AggregateDocument> },
     derived: DerivedRecord,
     now: Date,
+    driftRevision?: number,
   ): Promise<boolean> => {
     const touched = [
       ...(Object.keys(change.$set) as (keyof AggregateDocument)[]),
@@ -100,7 +119,11 @@ export function aggregatesRepository(
     return lock.run(tenantId, async () => {
       try {
         const result = await aggregates.updateOne(
-          { _id: tenantId, version: counterIs(expectedVersion) },
+          {
+            _id: tenantId,
+            version: counterIs(expectedVersion),
+            ...(driftRevision === undefined ? {} : { driftRevision: counterIs(driftRevision) }),
+          },
           {
             ...(change.$push ? { $push: change.$push } : {}),
             $inc: { version: 1, driftRevision: 1 },
@@ -115,7 +138,8 @@ export function aggregatesRepository(
               'updatedAt',
             ]),
           },
-          { upsert: expectedVersion === 0 },
+          // A document at version 0 with a moved drift ledger exists: nothing to create.
+          { upsert: expectedVersion === 0 && (driftRevision ?? 0) === 0 },
         );
         return result.matchedCount + result.upsertedCount === 1;
       } catch (error) {
@@ -125,17 +149,22 @@ export function aggregatesRepository(
     });
   };
 
+  const load = async (tenantId: string): Promise<TenantAggregate> => {
+    for (let attempt = 1; ; attempt += 1) {
+      const doc = await aggregates.findOne({ _id: tenantId });
+      if (doc === null) return toAggregate({ _id: tenantId, ...emptyAggregate(new Date(0)) });
+      const slots = await parts.read(tenantId, doc.summaryParts ?? []);
+      if (slots !== null) return toAggregate(doc, slots);
+      // A rebase replaced a part between the two reads: the document now names the new one.
+      if (attempt >= MAX_LOAD_ATTEMPTS) throw new Error(`summary parts of tenant ${tenantId} are missing`);
+    }
+  };
+  // Any other write of the tenant by this process makes the remembered aggregate stale.
+  const forget = (tenantId: string): void => lastWritten?.forget(tenantId);
+
   return {
-    async load(tenantId) {
-      for (let attempt = 1; ; attempt += 1) {
-        const doc = await aggregates.findOne({ _id: tenantId });
-        if (doc === null) return toAggregate({ _id: tenantId, ...emptyAggregate(new Date(0)) });
-        const slots = await parts.read(tenantId, doc.summaryParts ?? []);
-        if (slots !== null) return toAggregate(doc, slots);
-        // A rebase replaced a part between the two reads: the document now names the new one.
-        if (attempt >= MAX_LOAD_ATTEMPTS) throw new Error(`summary parts of tenant ${tenantId} are missing`);
-      }
-    },
+    load,
+    loadForFacts: async (tenantId) => lastWritten?.get(tenantId) ?? load(tenantId),
     // The slots the group changed go inline, or into a new part once the inline layer is too
     // large (summary-layout.ts): the document written stays small however large the summary.
     // A part is inserted before the conditional update that refers to it; a lost update leaves
@@ -147,20 +176,31 @@ export function aggregatesRepository(
         plan.kind === 'inline' ? null : await parts.insert(tenantId, plan.part, now);
       const refs =
         added === null ? [...stored.parts] : plan.kind === 'delta' ? [...stored.parts, added] : [added];
-      const wrote = await writeAtVersion(
-        tenantId,
-        expectedVersion,
-        {
-          $set: {
-            summary: { ...change.summary, slots: plan.kind === 'inline' ? [...plan.inline] : [] },
-            summaryParts: refs,
-            recentEventIds: [...change.recentEventIds],
-            lastSeq: change.lastSeq,
+      const inline = plan.kind === 'inline' ? [...plan.inline] : [];
+      let wrote = false;
+      try {
+        wrote = await writeAtVersion(
+          tenantId,
+          expectedVersion,
+          {
+            $set: {
+              summary: packSummary({ ...change.summary, slots: inline }),
+              summaryParts: refs,
+              recentEventIds: packIds(change.recentEventIds),
+              lastSeq: change.lastSeq,
+            },
           },
-        },
-        derived,
-        now,
-      );
+          derived,
+          now,
+          change.read.driftRevision,
+        );
+      } finally {
+        // Written: the next group of the tenant starts from what is now stored. Lost or unknown
+        // (an error may come after the write landed): read the document next time.
+        if (wrote && lastWritten && change.read.version === expectedVersion)
+          lastWritten.set(tenantId, afterFactsWrite(change, { parts: refs, inline }, derived));
+        else forget(tenantId);
+      }
       // Parts no document refers to any more go in the background, off the consumer's path
       // (FerretDB scans for a delete); failing to delete them costs only space.
       const unreferenced =
@@ -168,8 +208,9 @@ export function aggregatesRepository(
       if (unreferenced.length > 0) parts.discard(unreferenced);
       return wrote;
     },
-    recordCompletion: (tenantId, completion, expectedVersion, derived, now) =>
-      writeAtVersion(
+    recordCompletion: (tenantId, completion, expectedVersion, derived, now) => {
+      forget(tenantId);
+      return writeAtVersion(
         tenantId,
         expectedVersion,
         {
@@ -178,9 +219,11 @@ export function aggregatesRepository(
         },
         derived,
         now,
-      ),
+      );
+    },
     recordCompletionOnce: (tenantId, completion, now) =>
       lock.run(tenantId, async () => {
+        forget(tenantId);
         try {
           const result = await aggregates.updateOne(
             { _id: tenantId, 'manualCompletions.key': { $ne: completion.key } },
@@ -204,6 +247,7 @@ export function aggregatesRepository(
       }),
     saveTier: (tenantId, tier, now) =>
       lock.run(tenantId, async () => {
+        forget(tenantId);
         try {
           await aggregates.updateOne(
             { _id: tenantId },

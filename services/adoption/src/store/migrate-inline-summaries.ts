@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { slotFactCount } from '../domain/index.js';
-import { AGGREGATES_COLLECTION, type AggregateDocument } from './aggregate-document.js';
+import { AGGREGATES_COLLECTION, storedSummary, type AggregateDocument } from './aggregate-document.js';
 import type { MigrationReport } from './migrate-fact-arrays.js';
 import { INLINE_SLOT_FACTS } from './summary-layout.js';
 import type { SummaryPartsRepository } from './summary-parts-repository.js';
@@ -23,7 +23,7 @@ export async function migrateInlineSummaries(
   let migrated = 0;
   let skipped = 0;
   for await (const doc of aggregates.find({ summaryParts: { $exists: false }, facts: { $exists: false } })) {
-    const slots = doc.summary?.slots ?? [];
+    const slots = storedSummary(doc.summary)?.slots ?? [];
     const large = slotFactCount(slots) > INLINE_SLOT_FACTS;
     const part = large ? await parts.insert(doc._id, slots, now) : null;
     const result = await aggregates.updateOne(

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { EventFact } from '../domain/index.js';
 import type { RawEventLog } from '../operations/ingest-product-events.js';
 import { isDuplicateKey } from './write-helpers.js';
 
@@ -20,6 +21,18 @@ export interface RawEventDocument {
   receivedAt: Date;
 }
 
+function toDocuments(tenantId: string, facts: readonly EventFact[], receivedAt: Date): RawEventDocument[] {
+  return facts.map((f) => ({
+    _id: f.id,
+    tenantId,
+    type: f.type,
+    occurredAt: f.occurredAt,
+    subject: { ...f.subject },
+    data: { ...f.data },
+    receivedAt,
+  }));
+}
+
 // An unordered insertMany reports every duplicate and still inserts the rest.
 function onlyDuplicates(error: unknown): boolean {
   if (isDuplicateKey(error)) return true;
@@ -39,24 +52,18 @@ export function rawEventsRepository(db: Db): RawEventLog & {
   countFor(tenantId: string): Promise<number>;
 } {
   const events: Collection<RawEventDocument> = db.collection(RAW_EVENTS_COLLECTION);
+  const insert = async (docs: RawEventDocument[]): Promise<void> => {
+    if (docs.length === 0) return;
+    try {
+      await events.insertMany(docs, { ordered: false });
+    } catch (error) {
+      if (!onlyDuplicates(error)) throw error;
+    }
+  };
   return {
-    async append(tenantId, facts, receivedAt) {
-      if (facts.length === 0) return;
-      const docs = facts.map((f) => ({
-        _id: f.id,
-        tenantId,
-        type: f.type,
-        occurredAt: f.occurredAt,
-        subject: { ...f.subject },
-        data: { ...f.data },
-        receivedAt,
-      }));
-      try {
-        await events.insertMany(docs, { ordered: false });
-      } catch (error) {
-        if (!onlyDuplicates(error)) throw error;
-      }
-    },
+    append: (tenantId, facts, receivedAt) => insert(toDocuments(tenantId, facts, receivedAt)),
+    appendGroups: (groups, receivedAt) =>
+      insert(groups.flatMap((g) => toDocuments(g.tenantId, g.facts, receivedAt))),
     async pruneBefore(cutoff) {
       const result = await events.deleteMany({ receivedAt: { $lt: cutoff } });
       return result.deletedCount;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProductEvent } from '@tap/contracts';
+import { storedSummary } from '@tap/adoption';
 import type { ProcessStack } from './process-stack.js';
 
 /** Events being published; `stop()` ends the loop and resolves with every event published. */
@@ -54,17 +55,14 @@ export function startPublishing(
 export async function adoptionFacts(stack: ProcessStack, events: readonly ProductEvent[]): Promise<string[]> {
   const docs = await stack.mongo
     .db(stack.databases.adoption)
-    .collection<{
-      _id: string;
-      summary?: { applied?: number; slots?: Array<{ facts?: Array<{ id: string }> }> };
-    }>('aggregates')
+    .collection<{ _id: string; summary?: Parameters<typeof storedSummary>[0] }>('aggregates')
     .find({ _id: { $in: events.map((event) => event.tenantId) } }, { projection: { summary: 1 } })
     .toArray();
   return docs.flatMap((doc) => {
-    const ids = [
-      ...new Set((doc.summary?.slots ?? []).flatMap((slot) => (slot.facts ?? []).map((f) => f.id))),
-    ];
-    const extra = Math.max(0, (doc.summary?.applied ?? 0) - ids.length);
+    // Stored packed since issue 13's last round; adoption reads either shape.
+    const summary = storedSummary(doc.summary);
+    const ids = [...new Set((summary?.slots ?? []).flatMap((slot) => slot.facts.map((f) => f.id)))];
+    const extra = Math.max(0, (summary?.applied ?? 0) - ids.length);
     return [...ids, ...Array.from({ length: extra }, () => ids[0] ?? doc._id)];
   });
 }
