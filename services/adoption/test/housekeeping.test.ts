@@ -5,10 +5,10 @@ import { EMPTY_SUMMARY, foldFacts, toFact, type EventFact } from '../src/domain/
 import { ingestProductEvents, type IngestDeps } from '../src/operations/ingest-product-events.js';
 import { ORPHAN_PART_GRACE_MS } from '../src/operations/housekeep.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
-import { driftRepository } from '../src/store/drift-repository.js';
 import { RAW_EVENTS_COLLECTION, rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { SUMMARY_PARTS_COLLECTION, summaryPartsRepository } from '../src/store/summary-parts-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
+import { storeIngestDeps } from './support/ingest-deps.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
 const NOW = new Date('2025-06-01T00:00:00.000Z');
@@ -39,15 +39,7 @@ describe('housekeeping', () => {
   beforeAll(async () => {
     bed = await openTestBed('housekeeping');
     bed.clock.set(NOW);
-    const drift = driftRepository(bed.db, lock);
-    deps = {
-      aggregates: aggregatesRepository(bed.db, lock, summaryPartsRepository(bed.db)),
-      rawEvents: rawEventsRepository(bed.db),
-      now: bed.clock.now,
-      rescanMs: 900_000,
-      schedule: (tenantId, at) => drift.schedule(tenantId, at),
-      onTransitions: () => undefined,
-    };
+    deps = storeIngestDeps(bed.db, bed.clock, { lock });
   });
   afterAll(async () => {
     await bed?.close();

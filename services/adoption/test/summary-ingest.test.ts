@@ -4,11 +4,9 @@ import type { ProductEvent } from '@tap/contracts';
 import { recompute, type EventFact } from '../src/domain/index.js';
 import { ingestProductEvents, type IngestDeps } from '../src/operations/ingest-product-events.js';
 import { AGGREGATES_COLLECTION } from '../src/store/aggregate-document.js';
-import { aggregatesRepository } from '../src/store/aggregates-repository.js';
-import { driftRepository } from '../src/store/drift-repository.js';
 import { migrateFactArrays } from '../src/store/migrate-fact-arrays.js';
 import { RAW_EVENTS_COLLECTION, rawEventsRepository } from '../src/store/raw-events-repository.js';
-import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
+import { storeIngestDeps } from './support/ingest-deps.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
 const NOW = new Date('2025-06-01T00:00:00.000Z');
@@ -50,16 +48,7 @@ describe('the bounded aggregate on the real Mongo-wire server', () => {
   beforeAll(async () => {
     bed = await openTestBed('summary');
     bed.clock.set(NOW);
-    const lock = createTenantWriteLock();
-    const drift = driftRepository(bed.db, lock);
-    deps = {
-      aggregates: aggregatesRepository(bed.db, lock),
-      rawEvents: rawEventsRepository(bed.db),
-      now: bed.clock.now,
-      rescanMs: 900_000,
-      schedule: (tenantId, at) => drift.schedule(tenantId, at),
-      onTransitions: () => undefined,
-    };
+    deps = storeIngestDeps(bed.db, bed.clock);
   });
   afterAll(async () => {
     await bed?.close();

@@ -6,9 +6,7 @@ import { EMPTY_SUMMARY, foldFacts, recompute, toFact, type EventFact } from '../
 import { ingestProductEvents, type IngestDeps } from '../src/operations/ingest-product-events.js';
 import { AGGREGATES_COLLECTION } from '../src/store/aggregate-document.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
-import { driftRepository } from '../src/store/drift-repository.js';
 import { migrateInlineSummaries } from '../src/store/migrate-inline-summaries.js';
-import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { INLINE_SLOT_FACTS, MAX_SUMMARY_PARTS } from '../src/store/summary-layout.js';
 import {
   SUMMARY_PARTS_COLLECTION,
@@ -16,6 +14,7 @@ import {
   type SummaryPartsRepository,
 } from '../src/store/summary-parts-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
+import { storeIngestDeps } from './support/ingest-deps.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
 const NOW = new Date('2025-06-01T00:00:00.000Z');
@@ -48,16 +47,8 @@ describe('the summary stored in parts', () => {
   beforeAll(async () => {
     bed = await openTestBed('summary_parts');
     bed.clock.set(NOW);
-    const drift = driftRepository(bed.db, lock);
     parts = summaryPartsRepository(bed.db);
-    deps = {
-      aggregates: aggregatesRepository(bed.db, lock, parts),
-      rawEvents: rawEventsRepository(bed.db),
-      now: bed.clock.now,
-      rescanMs: 900_000,
-      schedule: (tenantId, at) => drift.schedule(tenantId, at),
-      onTransitions: () => undefined,
-    };
+    deps = storeIngestDeps(bed.db, bed.clock, { lock, parts });
   });
   afterAll(async () => {
     await bed?.close();
