@@ -12,6 +12,7 @@ import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
 import { Binary, BSON, MongoClient } from 'mongodb';
 import { startInfrastructure } from '@tap/testkit';
 import { EMPTY_SUMMARY, foldFacts, toFact } from '../../services/adoption/dist/domain/index.js';
+import { encodePartContent } from '../../services/adoption/dist/store/summary-parts-repository.js';
 import { journeyEvent } from './journey.mjs';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 15);
@@ -24,18 +25,7 @@ const facts = Array.from({ length: 500 }, (_, n) =>
   toFact(journeyEvent(tenantId, n, new Date(now.getTime() - 86_400_000 + n * 1_000))),
 ).filter((f) => f !== null);
 const slots = foldFacts(EMPTY_SUMMARY, facts, now).slots;
-const factById = new Map();
-const stored = slots.map((slot) => {
-  for (const f of slot.facts) factById.set(f.id, f);
-  return {
-    key: slot.key,
-    keep: slot.keep,
-    n: slot.n,
-    expiresAt: slot.expiresAt,
-    ids: slot.facts.map((f) => f.id),
-  };
-});
-const fields = { facts: [...factById.values()], slots: stored };
+const fields = encodePartContent(slots);
 const json = JSON.stringify(fields);
 const pack = () => new Binary(deflateRawSync(json, { level: constants.Z_BEST_SPEED }));
 
@@ -68,7 +58,7 @@ try {
   console.log(
     JSON.stringify({
       slots: slots.length,
-      facts: factById.size,
+      facts: fields.facts.length,
       bsonBytes: BSON.calculateObjectSize(fields),
       packedBytes: pack().length(),
       medianMs: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, +median(v).toFixed(1)])),

@@ -19,7 +19,7 @@ interface StoredSlot {
 }
 
 /** A part's content: each fact of its slots once (a fact is kept by 4–6 slots: a third of the bytes). */
-interface PartContent {
+export interface PartContent {
   facts: EventFact[];
   slots: StoredSlot[];
 }
@@ -49,7 +49,8 @@ function unpack(doc: SummaryPartDocument): PartContent | null {
   return doc.facts !== undefined && doc.slots !== undefined ? { facts: doc.facts, slots: doc.slots } : null;
 }
 
-function encode(slots: readonly SummarySlot[]): PartContent {
+/** A part's content: each fact once, its slots as id lists (bench/adoption/part-format-probe.mjs stores it both ways). */
+export function encodePartContent(slots: readonly SummarySlot[]): PartContent {
   const facts = new Map<string, EventFact>();
   const stored = slots.map((slot) => {
     for (const fact of slot.facts) facts.set(fact.id, fact);
@@ -158,7 +159,12 @@ export function summaryPartsRepository(
     },
     async insert(tenantId, slots, now) {
       const id = `${tenantId}:${randomUUID()}`;
-      await parts.insertOne({ _id: id, tenantId, packed: packJson(encode(slots)), createdAt: now });
+      await parts.insertOne({
+        _id: id,
+        tenantId,
+        packed: packJson(encodePartContent(slots)),
+        createdAt: now,
+      });
       remember(id, slots);
       return { id, facts: slotFactCount(slots) };
     },
