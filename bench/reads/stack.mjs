@@ -74,7 +74,8 @@ export async function startStack(urls, namespace, options = {}) {
       ADOPTION_CONSUMER: `${namespace}_a`,
       ADOPTION_MONGO_DB: `${namespace}_a`,
     },
-    gateway: { ...common, ...tlsEnv('gateway') },
+    // The gateway hears the services' change notices on the same prefix (its answer cache).
+    gateway: { ...common, ...tlsEnv('gateway'), EVENTS_SUBJECT_PREFIX: namespace },
   };
   const profileArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
   /** @type {Partial<Record<ServiceName, ReturnType<typeof startNode>>>} */
