@@ -59,7 +59,8 @@ export interface GatewayDeps {
     readonly ssoStates?: SsoStateStore;
   };
   /**
-   * Adoption's read answers kept per tenant (http/answer-cache.ts), listening to the services'
+   * Adoption's reads and entitlements' `can` and upgrade context, their answers kept per tenant
+   * (http/answer-cache.ts), listening to the services'
    * change notices (answer-notices.ts). Without it, or while it is not listening, every read asks
    * the service.
    */
@@ -89,6 +90,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  // Without a cache of main.ts's, one that never listens: every read asks its service.
+  const answers = deps.answers ?? createAnswerCache({ reuseMs: 0 });
   const otel = new FastifyOtelInstrumentation({
     instrumentHooks: false,
     ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz',
@@ -127,14 +130,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await api.register(openApiRoute);
       await api.register(apiReferenceRoutes);
       await api.register(tenantRoutes, { clients: deps.clients });
-      await api.register(adoptionRoutes, {
-        clients: deps.clients,
-        answers: deps.answers ?? createAnswerCache({ reuseMs: 0 }),
-      });
+      await api.register(adoptionRoutes, { clients: deps.clients, answers });
       const apiRequestCounts =
         deps.apiRequestCounts ??
         (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
-      await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts });
+      await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts, answers });
       if (deps.auth)
         await api.register(identityEdgeRoutes, {
           clients: deps.clients,

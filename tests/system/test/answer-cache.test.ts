@@ -8,7 +8,7 @@ import { waitFor } from './support/wait-for.js';
  * than any wait here: whatever a read shows after a change, it shows because a change notice or a
  * write relayed by the gateway ended the reuse, never because the reuse ran out.
  */
-describe("the gateway's answers of adoption reads", () => {
+describe("the gateway's answers of adoption's and entitlements' reads", () => {
   let system: System;
   let tenantId: string;
   let api: AdoptionApi;
@@ -51,6 +51,19 @@ describe("the gateway's answers of adoption reads", () => {
     expect(theirs.companyId).toBe(otherId);
     const milestone = (s: StateJson, key: string) => s.milestones.find((m) => m.key === key)?.status;
     expect(milestone(theirs, 'kickoff_call_held')).not.toBe('DONE');
+  });
+
+  it("shows a tier change in entitlements' answers, told by entitlements' change notice", async () => {
+    const path = '/api/v1/entitlements/upgrade-context?capability=API_ACCESS';
+    const headers = { authorization: `Bearer ${await system.token(otherId)}` };
+    const tierOf = async () => {
+      const response = await system.http('GET', path, { headers });
+      expect(response.status).toBe(200);
+      return (response.body as { data: { currentTier: { code: string } } }).data.currentTier.code;
+    };
+    expect(await tierOf()).toBe('CORE');
+    await system.setTier(otherId, 'ENTERPRISE');
+    await waitFor(async () => ((await tierOf()) === 'ENTERPRISE' ? true : undefined));
   });
 
   it('answers a kept read without asking adoption, and asks for anything not kept', async () => {

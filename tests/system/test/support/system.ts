@@ -149,8 +149,12 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     ...(options.jwksRefreshIntervalMs ? { jwksRefreshIntervalMs: options.jwksRefreshIntervalMs } : {}),
   });
 
+  // Its change notices on this system's prefix, where the gateway listens (no consumer runs here).
+  const entitlementsEvents = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
   const entitlements = buildEntitlements({
-    config: {},
+    config: {
+      events: { ...entitlementsEvents, consumerName: `${namespace}_e`, duplicateWindowMs: 60_000 },
+    },
     db: entitlementsDb!,
     verifier,
     revocations,

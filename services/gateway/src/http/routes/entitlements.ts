@@ -19,12 +19,19 @@ import {
   usageResponse,
 } from './entitlements-schemas.js';
 import { callerOf } from '../auth/caller.js';
-import { replyJsonMemo } from '../reply-json-memo.js';
+import type { AnswerCache } from '../answer-cache.js';
+import { jsonBodyMemo, replyJsonMemo } from '../reply-json-memo.js';
+import { sendTenantAnswer } from '../tenant-answer.js';
 
 export interface EntitlementRoutesOptions {
   readonly clients: ServiceClients;
   /** The limiter's read of the tenant's API request counts; absent until the limiter is wired. */
   readonly apiRequestCounts?: ApiRequestCountReader | undefined;
+  /**
+   * The tenant's answers of `can` and upgrade context, kept while fresh (http/answer-cache.ts).
+   * The usage report is not: its request counts move with every request.
+   */
+  readonly answers: AnswerCache;
 }
 
 /**
@@ -41,8 +48,9 @@ export async function entitlementRoutes(
   const { entitlements } = options.clients;
   // One memo of serialised answers per read route (http/reply-json-memo.ts).
   const usageBody = replyJsonMemo<UsageReport__Output>();
-  const canBody = replyJsonMemo<CanDecision__Output>();
-  const upgradeContextBody = replyJsonMemo<UpgradeContext__Output>();
+  const canBody = jsonBodyMemo<CanDecision__Output>();
+  const upgradeContextBody = jsonBodyMemo<UpgradeContext__Output>();
+  const { answers } = options;
   // JSON only: without this, Fastify's text/plain parser would hand the schema a string.
   app.removeContentTypeParser('text/plain');
 
@@ -60,13 +68,12 @@ export async function entitlementRoutes(
     { schema: { body: CanBody, response: canResponse } },
     async (request, reply) => {
       const { action, resourceCount } = request.body;
-      const decision = await unaryCall(
-        entitlements,
-        'Can',
-        { action, resourceCount },
-        { authorization: callerOf(request).authorization },
-      );
-      return canBody(reply, decision, (d) => ok(canDecisionJson(d)));
+      const { claims, authorization } = callerOf(request);
+      const key = `can\u0000${action}\u0000${resourceCount}`;
+      return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
+        const decision = await unaryCall(entitlements, 'Can', { action, resourceCount }, { authorization });
+        return canBody(reply, decision, (d) => ok(canDecisionJson(d)));
+      });
     },
   );
 
@@ -75,13 +82,12 @@ export async function entitlementRoutes(
     { schema: { querystring: UpgradeContextQuery, response: upgradeContextResponse } },
     async (request, reply) => {
       const { capability } = request.query;
-      const context = await unaryCall(
-        entitlements,
-        'GetUpgradeContext',
-        { capability },
-        { authorization: callerOf(request).authorization },
-      );
-      return upgradeContextBody(reply, context, (c) => ok(upgradeContextJson(c)));
+      const { claims, authorization } = callerOf(request);
+      const key = `upgrade-context\u0000${capability}`;
+      return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
+        const context = await unaryCall(entitlements, 'GetUpgradeContext', { capability }, { authorization });
+        return upgradeContextBody(reply, context, (c) => ok(upgradeContextJson(c)));
+      });
     },
   );
 }
