@@ -10,13 +10,6 @@ export type JsonBody<S extends object> = (
   build: (source: S) => unknown,
 ) => Buffer;
 
-/** Sends the 200 answer built from `source`; see replyJsonMemo. */
-export type SendJson<S extends object> = (
-  reply: FastifyReply,
-  source: S,
-  build: (source: S) => unknown,
-) => FastifyReply;
-
 /**
  * One route's memo of its serialised answer per decoded gRPC reply. The clients memoise the
  * replies of idempotent reads (clients.ts): equal reply bytes give the same frozen object, so a
@@ -43,12 +36,6 @@ export function jsonBodyMemo<S extends object>(): JsonBody<S> {
     }
     return body;
   };
-}
-
-/** A jsonBodyMemo whose answer is sent at once. */
-export function replyJsonMemo<S extends object>(): SendJson<S> {
-  const bodyOf = jsonBodyMemo<S>();
-  return (reply, source, build) => sendJsonBody(reply, bodyOf(reply, source, build));
 }
 
 /** Sends a body the route's schema serialiser wrote, with Fastify's JSON content type. */

@@ -20,7 +20,7 @@ import {
 } from './entitlements-schemas.js';
 import { callerOf } from '../auth/caller.js';
 import type { AnswerCache } from '../answer-cache.js';
-import { jsonBodyMemo, replyJsonMemo } from '../reply-json-memo.js';
+import { jsonBodyMemo } from '../reply-json-memo.js';
 import { sendTenantAnswer } from '../tenant-answer.js';
 
 export interface EntitlementRoutesOptions {
@@ -28,8 +28,8 @@ export interface EntitlementRoutesOptions {
   /** The limiter's read of the tenant's API request counts; absent until the limiter is wired. */
   readonly apiRequestCounts?: ApiRequestCountReader | undefined;
   /**
-   * The tenant's answers of `can` and upgrade context, kept while fresh (http/answer-cache.ts).
-   * The usage report is not: its request counts move with every request.
+   * The tenant's answers, kept while fresh (http/answer-cache.ts); the usage report's by the API
+   * request counts it was asked with as well.
    */
   readonly answers: AnswerCache;
 }
@@ -47,7 +47,7 @@ export async function entitlementRoutes(
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { entitlements } = options.clients;
   // One memo of serialised answers per read route (http/reply-json-memo.ts).
-  const usageBody = replyJsonMemo<UsageReport__Output>();
+  const usageBody = jsonBodyMemo<UsageReport__Output>();
   const canBody = jsonBodyMemo<CanDecision__Output>();
   const upgradeContextBody = jsonBodyMemo<UpgradeContext__Output>();
   const { answers } = options;
@@ -58,8 +58,12 @@ export async function entitlementRoutes(
     const { claims, authorization } = callerOf(request);
     const counts = await readCounts(options.apiRequestCounts, claims.tenantId, authorization, request.log);
     const wire = counts ? { apiRequestsDay: counts.day, apiRequestsMinute: counts.minute } : {};
-    const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
-    return usageBody(reply, report, (r) => ok(usageReportJson(r)));
+    // Keyed by the counts too: a metered tenant's next request moves them, and gets a new answer.
+    const key = counts ? `usage\u0000${counts.day}\u0000${counts.minute}` : 'usage';
+    return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
+      const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
+      return usageBody(reply, report, (r) => ok(usageReportJson(r)));
+    });
   });
 
   // A refusal is an answer: 200 with `success: true` and `allowed: false` (spec).
