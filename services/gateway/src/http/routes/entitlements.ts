@@ -58,8 +58,9 @@ export async function entitlementRoutes(
     const { claims, authorization } = callerOf(request);
     const counts = await readCounts(options.apiRequestCounts, claims.tenantId, authorization, request.log);
     const wire = counts ? { apiRequestsDay: counts.day, apiRequestsMinute: counts.minute } : {};
-    // Keyed by the counts too: a metered tenant's next request moves them, and gets a new answer.
-    const key = counts ? `usage\u0000${counts.day}\u0000${counts.minute}` : 'usage';
+    // Keyed by the counts too (a metered tenant's next request moves them) and by the UTC minute
+    // (the window resets and the month in the answer move with it: docs/entitlements-model.md).
+    const key = `usage\u0000${utcMinute()}\u0000${counts ? `${counts.day}\u0000${counts.minute}` : ''}`;
     return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
       const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
       return usageBody(reply, report, (r) => ok(usageReportJson(r)));
@@ -73,7 +74,7 @@ export async function entitlementRoutes(
     async (request, reply) => {
       const { action, resourceCount } = request.body;
       const { claims, authorization } = callerOf(request);
-      const key = `can\u0000${action}\u0000${resourceCount}`;
+      const key = `can\u0000${utcMinute()}\u0000${action}\u0000${resourceCount}`;
       return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
         const decision = await unaryCall(entitlements, 'Can', { action, resourceCount }, { authorization });
         return canBody(reply, decision, (d) => ok(canDecisionJson(d)));
@@ -94,6 +95,11 @@ export async function entitlementRoutes(
       });
     },
   );
+}
+
+/** The minute an answer of the usage report or `can` belongs to (entitlements' `answerMinute`). */
+function utcMinute(): number {
+  return Math.floor(Date.now() / 60_000);
 }
 
 // The report is still worth answering without the counts (they read as 0), so a limiter
