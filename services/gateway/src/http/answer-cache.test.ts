@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createAnswerCache } from './answer-cache.js';
+import { createAnswerCache, MAX_ANSWERS_PER_TENANT } from './answer-cache.js';
 
 const body = (text: string): Buffer => Buffer.from(text);
 
@@ -91,6 +91,21 @@ describe('the gateway answer cache', () => {
     expect(cache.get('t3', 'state')?.toString()).toBe('cccc');
     cache.keep('t4', 'state', body('too large to keep'), ticket);
     expect(cache.get('t4', 'state')).toBeUndefined();
+  });
+
+  it('keeps a bounded number of answers per tenant: one tenant never pushes the others out', () => {
+    const { cache } = listeningCache();
+    const ticket = cache.ticket();
+    cache.keep('quiet', 'state', body('q'), ticket);
+    for (let limit = 1; limit <= MAX_ANSWERS_PER_TENANT + 10; limit += 1)
+      cache.keep('busy', `risk-signals:${limit}`, body(String(limit)), ticket);
+    expect(cache.get('quiet', 'state')?.toString()).toBe('q');
+    // The busy tenant's oldest went; its newest are kept.
+    expect(cache.get('busy', 'risk-signals:1')).toBeUndefined();
+    const newest = MAX_ANSWERS_PER_TENANT + 10;
+    expect(cache.get('busy', `risk-signals:${newest}`)?.toString()).toBe(String(newest));
+    const kept = Array.from({ length: newest }, (_, i) => cache.get('busy', `risk-signals:${i + 1}`));
+    expect(kept.filter((b) => b !== undefined)).toHaveLength(MAX_ANSWERS_PER_TENANT);
   });
 
   it('keeps nothing when the reuse time is 0 (switched off)', () => {

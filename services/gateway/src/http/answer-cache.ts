@@ -6,6 +6,11 @@
 export const DEFAULT_ANSWER_REUSE_MS = 1_000;
 /** Serialised answers kept at most, in bytes (a tenant's state is a few KB). */
 export const DEFAULT_ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * Answers kept per tenant at most: one tenant asking for many inputs (every risk-signal limit,
+ * every resource count) keeps its newest answers instead of pushing other tenants' out.
+ */
+export const MAX_ANSWERS_PER_TENANT = 32;
 /** Tenants whose last change is remembered by name; an older change is remembered as "before N". */
 const REMEMBERED_CHANGES = 100_000;
 
@@ -30,6 +35,7 @@ export interface AnswerCache {
 }
 
 interface Entry {
+  readonly tenantId: string;
   readonly body: Buffer;
   readonly ticket: AnswerTicket;
 }
@@ -44,7 +50,8 @@ interface Entry {
  * A load in flight when its tenant changes is not kept (its answer may predate the change): each
  * change takes the next number of one sequence, and an answer is kept and served only while the
  * tenant's last change is not newer than the sequence its load started at. Bounded: entries by
- * bytes (least recently used go first), changes by tenant (a forgotten tenant's change counts as
+ * bytes (least recently used go first) and per tenant (its own oldest go first, so one tenant
+ * asking for many inputs never pushes the others out), changes by tenant (a forgotten tenant's change counts as
  * the newest forgotten one, which only ever refuses more). Keyed by the verified token's tenant,
  * so no tenant meets another's answer; the route's own requirement was checked before.
  */
@@ -60,20 +67,34 @@ export function createAnswerCache(
   // Map order is insertion order: re-inserting makes an entry the most recently used.
   const changes = new Map<string, number>();
   const entries = new Map<string, Entry>();
+  const perTenant = new Map<string, number>();
   let bytes = 0;
 
   const lastChange = (tenantId: string): number => changes.get(tenantId) ?? forgottenUpTo;
   const drop = (key: string, entry: Entry): void => {
     entries.delete(key);
     bytes -= entry.body.length;
+    const left = (perTenant.get(entry.tenantId) ?? 1) - 1;
+    if (left > 0) perTenant.set(entry.tenantId, left);
+    else perTenant.delete(entry.tenantId);
   };
   // Notices missed while away could concern any tenant: every load begun before counts as stale.
   const forgetAll = (): void => {
     entries.clear();
+    perTenant.clear();
     bytes = 0;
     changes.clear();
     sequence += 1;
     forgottenUpTo = sequence;
+  };
+
+  // Rare (a tenant at its bound): a walk from the least recently used end to its first answer.
+  const dropOldestOf = (tenantId: string): void => {
+    for (const [id, entry] of entries) {
+      if (entry.tenantId !== tenantId) continue;
+      drop(id, entry);
+      return;
+    }
   };
 
   return {
@@ -97,7 +118,9 @@ export function createAnswerCache(
       const id = entryKey(tenantId, key);
       const previous = entries.get(id);
       if (previous) drop(id, previous);
-      entries.set(id, { body, ticket });
+      if ((perTenant.get(tenantId) ?? 0) >= MAX_ANSWERS_PER_TENANT) dropOldestOf(tenantId);
+      entries.set(id, { tenantId, body, ticket });
+      perTenant.set(tenantId, (perTenant.get(tenantId) ?? 0) + 1);
       bytes += body.length;
       for (const [oldest, entry] of entries) {
         if (bytes <= maxBytes) break;
