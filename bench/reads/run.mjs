@@ -23,6 +23,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { storedSummary } from '@tap/adoption';
 import { startInfrastructure } from '@tap/testkit';
 import { childPids, cpuMs, REPO_ROOT, startNode, waitUntil } from '../identity/processes.mjs';
 import { loadHistory } from '../adoption/history.mjs';
@@ -164,10 +165,11 @@ async function main() {
     const deadline = Date.now() + SEED_TIMEOUT_MS;
     let applied = 0;
     while (Date.now() < deadline) {
-      applied = await aggregates.countDocuments({
-        _id: { $in: /** @type {any} */ (ids) },
-        'summary.applied': EVENTS_PER_TENANT,
-      });
+      // The summary is stored packed (docs/adoption-model.md §17): decoded here, as adoption reads it.
+      const docs = await aggregates
+        .find({ _id: { $in: /** @type {any} */ (ids) } }, { projection: { summary: 1 } })
+        .toArray();
+      applied = docs.filter((d) => storedSummary(d['summary'])?.applied === EVENTS_PER_TENANT).length;
       if (applied === TENANTS) break;
       await sleep(250);
     }

@@ -74,7 +74,16 @@ export async function startStack(urls, namespace, options = {}) {
       ADOPTION_CONSUMER: `${namespace}_a`,
       ADOPTION_MONGO_DB: `${namespace}_a`,
     },
-    gateway: { ...common, ...tlsEnv('gateway') },
+    // The gateway hears the services' change notices on the same prefix (its answer cache).
+    gateway: {
+      ...common,
+      ...tlsEnv('gateway'),
+      EVENTS_SUBJECT_PREFIX: namespace,
+      // GATEWAY_ANSWER_REUSE_MS=0 in the bench's environment measures the reads without the cache.
+      ...(process.env['GATEWAY_ANSWER_REUSE_MS'] === undefined
+        ? {}
+        : { GATEWAY_ANSWER_REUSE_MS: process.env['GATEWAY_ANSWER_REUSE_MS'] }),
+    },
   };
   const profileArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
   /** @type {Partial<Record<ServiceName, ReturnType<typeof startNode>>>} */

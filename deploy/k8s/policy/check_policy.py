@@ -65,6 +65,7 @@ SECRET_INVENTORY: dict[tuple[str, str], frozenset[str]] = {
     ("tap-operator-token", "OPERATOR_TOKEN_PREVIOUS"): frozenset({"identity"}),
     ("tap-redis", "REDIS_URL"): frozenset({"gateway", "identity", "adoption", "entitlements"}),
     ("tap-nats", "NATS_URL"): frozenset({"adoption", "entitlements"}),
+    ("tap-nats-gateway", "NATS_URL"): frozenset({"gateway"}),
 }
 
 # Variable names that hold secrets (and their PREVIOUS values during a rotation). MONGO_URL is one

@@ -6,6 +6,7 @@ import type { Readiness } from '@tap/runtime';
 import type { TokenVerifier } from '@tap/tokens';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ApiRequestCountReader } from './api-request-counts.js';
+import { createAnswerCache, type AnswerCache } from './http/answer-cache.js';
 import type { ServiceClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { acceptEmptyJsonBodies } from './http/json-body.js';
@@ -57,6 +58,13 @@ export interface GatewayDeps {
     /** Single-use SSO state (docs/browser-sessions.md); SSO is off without it. */
     readonly ssoStates?: SsoStateStore;
   };
+  /**
+   * Adoption's reads and entitlements' `can` and upgrade context, their answers kept per tenant
+   * (http/answer-cache.ts), listening to the services'
+   * change notices (answer-notices.ts). Without it, or while it is not listening, every read asks
+   * the service.
+   */
+  readonly answers?: AnswerCache;
   /** Sees every route as it is registered (the OpenAPI test checks the document lists them all). */
   readonly onRoute?: (route: RouteOptions) => void;
 }
@@ -82,6 +90,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  // Without a cache of main.ts's, one that never listens: every read asks its service.
+  const answers = deps.answers ?? createAnswerCache({ reuseMs: 0 });
   const otel = new FastifyOtelInstrumentation({
     instrumentHooks: false,
     ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz',
@@ -120,11 +130,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       await api.register(openApiRoute);
       await api.register(apiReferenceRoutes);
       await api.register(tenantRoutes, { clients: deps.clients });
-      await api.register(adoptionRoutes, { clients: deps.clients });
+      await api.register(adoptionRoutes, { clients: deps.clients, answers });
       const apiRequestCounts =
         deps.apiRequestCounts ??
         (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
-      await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts });
+      await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts, answers });
       if (deps.auth)
         await api.register(identityEdgeRoutes, {
           clients: deps.clients,

@@ -1,10 +1,22 @@
-import { csv, durationMs, httpUrl, listenPort, num, parseEnv, redisUrl, str } from '@tap/config';
+import {
+  csv,
+  durationMs,
+  httpUrl,
+  identifier,
+  listenPort,
+  natsUrl,
+  num,
+  parseEnv,
+  redisUrl,
+  str,
+} from '@tap/config';
 import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
 import type { TlsFiles } from '@tap/grpc-kit';
 import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
 
 import { fileURLToPath } from 'node:url';
 import { parseSsoProviders, type SsoProviderSettings } from './sso-providers-config.js';
+import { DEFAULT_ANSWER_REUSE_MS } from './http/answer-cache.js';
 
 export const DEFAULT_PORT = 3000;
 /** Prometheus's `/metrics` (and the probes again), never on the Internet-facing API port. */
@@ -30,6 +42,16 @@ export interface GatewayConfig {
     readonly jwksRefreshIntervalMs: number;
   };
   readonly redisUrl: string;
+  /**
+   * Adoption's read answers kept per tenant (http/answer-cache.ts): for how long (`GATEWAY_ANSWER_REUSE_MS`,
+   * 0 = never), and where the services' change notices come from (`NATS_URL`, subscribe only, on
+   * `<EVENTS_SUBJECT_PREFIX>-cache.*`).
+   */
+  readonly answers: {
+    readonly reuseMs: number;
+    readonly natsUrl: string;
+    readonly subjectPrefix: string;
+  };
   /** How long a rate-limit check waits for Redis before the limit's Redis-down policy decides. */
   readonly rateLimitTimeoutMs: number;
   /**
@@ -74,6 +96,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+    NATS_URL: natsUrl({ default: 'nats://127.0.0.1:4222' }),
+    EVENTS_SUBJECT_PREFIX: identifier({ default: 'events' }),
+    GATEWAY_ANSWER_REUSE_MS: num({ default: DEFAULT_ANSWER_REUSE_MS }),
     GATEWAY_RATE_LIMIT_TIMEOUT_MS: durationMs({ default: 100 }),
     GATEWAY_REVOCATION_TIMEOUT_MS: durationMs({ default: 1_000 }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
@@ -106,6 +131,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
       jwksRefreshIntervalMs: e.JWKS_REFRESH_INTERVAL_MS,
     }),
     redisUrl: e.REDIS_URL,
+    answers: Object.freeze({
+      reuseMs: e.GATEWAY_ANSWER_REUSE_MS,
+      natsUrl: e.NATS_URL,
+      subjectPrefix: e.EVENTS_SUBJECT_PREFIX,
+    }),
     rateLimitTimeoutMs: e.GATEWAY_RATE_LIMIT_TIMEOUT_MS,
     revocationTimeoutMs: e.GATEWAY_REVOCATION_TIMEOUT_MS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,

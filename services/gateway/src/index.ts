@@ -13,3 +13,6 @@ export { ROUTE_TABLE, MANAGER_ROLES } from './http/auth/route-table.js';
 export type { RouteAccess, RouteKey } from './http/auth/route-table.js';
 export { apiAuthenticationPlugin } from './http/plugins/api-authentication.js';
 export type { ApiAuthenticationOptions } from './http/plugins/api-authentication.js';
+export { createAnswerCache, DEFAULT_ANSWER_REUSE_MS } from './http/answer-cache.js';
+export type { AnswerCache } from './http/answer-cache.js';
+export { listenForAnswerChanges } from './answer-notices.js';

@@ -1,6 +1,12 @@
 import { loadConfigOrExit } from '@tap/config';
 import { createHealthChecker, setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
-import { installGracefulShutdown, installProcessPolicy, Readiness, startHealthServer } from '@tap/runtime';
+import {
+  createNatsDependency,
+  installGracefulShutdown,
+  installProcessPolicy,
+  Readiness,
+  startHealthServer,
+} from '@tap/runtime';
 import { identityTokenVerifier } from '@tap/service-auth';
 import { createLogger, initMetrics, metricsRoute, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
@@ -13,6 +19,8 @@ import { tierQuotaSource } from './quota/tier-quota-source.js';
 import { redisSessionRevocations } from './session-revocations.js';
 import { observeRedisCommands } from './redis-command-metrics.js';
 import { loadConfig } from './config.js';
+import { createAnswerCache } from './http/answer-cache.js';
+import { listenForAnswerChanges } from './answer-notices.js';
 
 const config = loadConfigOrExit('gateway', () => loadConfig(process.env));
 const telemetry = startTelemetry({ serviceName: 'gateway', otlpTracesUrl: config.otlpTracesUrl });
@@ -66,7 +74,36 @@ const auth = {
   ssoStates: redisSsoStateStore(authRedis, 'sso'),
 };
 
-const app = await buildApp({ config, clients, verifier, readiness, logger, quotas, revocations, auth });
+// Adoption's read answers, kept per tenant while fresh and dropped on the services' change notices
+// (docs/adoption-model.md, "Read models"). NATS is not a readiness dependency: without it every
+// read asks adoption, as it would with GATEWAY_ANSWER_REUSE_MS=0.
+const answers = createAnswerCache({ reuseMs: config.answers.reuseMs });
+const natsAbort = new AbortController();
+const nats = createNatsDependency({
+  servers: config.answers.natsUrl,
+  name: 'gateway',
+  logger,
+  signal: natsAbort.signal,
+});
+let stopAnswerNotices = (): void => undefined;
+void nats.connected().then(
+  (nc) => {
+    stopAnswerNotices = listenForAnswerChanges(nc, config.answers.subjectPrefix, answers);
+  },
+  () => undefined,
+);
+
+const app = await buildApp({
+  config,
+  clients,
+  verifier,
+  readiness,
+  logger,
+  quotas,
+  revocations,
+  auth,
+  answers,
+});
 await app.listen({ host: config.host, port: config.port });
 // Prometheus scrapes a port of its own: the API port faces the Internet, and route counts,
 // limiter decisions and latencies are nobody's business there (docs/operations.md, "Metrics").
@@ -92,6 +129,14 @@ installGracefulShutdown({
       },
     },
     { name: 'redis', run: async () => void (await Promise.all([redis.quit(), authRedis.quit()])) },
+    {
+      name: 'nats',
+      run: async () => {
+        natsAbort.abort();
+        stopAnswerNotices();
+        await nats.close();
+      },
+    },
     { name: 'telemetry', run: () => telemetry.shutdown() },
     { name: 'metrics port', run: () => admin.close() },
   ],

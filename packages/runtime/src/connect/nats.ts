@@ -20,12 +20,13 @@ export interface NatsDependency {
 export function createNatsDependency(options: {
   servers: string;
   name: string;
-  readiness: Readiness;
+  /** Omitted by a process that works without NATS (the gateway): then /readyz does not ask. */
+  readiness?: Readiness;
   logger: DependencyLogger;
   signal?: AbortSignal;
 }): NatsDependency {
   let connection: NatsConnection | undefined;
-  options.readiness.register('nats', async () => {
+  options.readiness?.register('nats', async () => {
     if (!connection || connection.isClosed()) throw new Error('not connected');
     await connection.flush();
   });

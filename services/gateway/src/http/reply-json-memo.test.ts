@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { deepFreeze } from '@tap/grpc-kit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import { replyJsonMemo } from './reply-json-memo.js';
+import { jsonBodyMemo, sendJsonBody } from './reply-json-memo.js';
 
 interface Source {
   readonly tenant: string;
@@ -20,7 +20,7 @@ const response = {
   }),
 };
 
-describe('replyJsonMemo', () => {
+describe('jsonBodyMemo', () => {
   let app: FastifyInstance;
   let base: string;
   const sources = new Map<string, Source>();
@@ -28,12 +28,15 @@ describe('replyJsonMemo', () => {
 
   beforeAll(async () => {
     app = Fastify();
-    const send = replyJsonMemo<Source>();
+    const bodyOf = jsonBodyMemo<Source>();
     app.get<{ Params: { id: string } }>('/read/:id', { schema: { response } }, async (request, reply) =>
-      send(reply, sources.get(request.params.id)!, (s) => {
-        builds.n += 1;
-        return { success: true, data: s };
-      }),
+      sendJsonBody(
+        reply,
+        bodyOf(reply, sources.get(request.params.id)!, (s) => {
+          builds.n += 1;
+          return { success: true, data: s };
+        }),
+      ),
     );
     app.get<{ Params: { id: string } }>('/plain/:id', { schema: { response } }, async (request) => ({
       success: true,

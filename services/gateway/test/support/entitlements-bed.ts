@@ -11,6 +11,7 @@ import { createTokenSigner, createTokenVerifier, generateSigningKey, importPriva
 import type { FastifyInstance } from 'fastify';
 import { MongoClient } from 'mongodb';
 import type { ApiRequestCountReader } from '../../src/api-request-counts.js';
+import type { AnswerCache } from '../../src/http/answer-cache.js';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { buildApp } from '../../src/app.js';
 import { tierQuotaSource } from '../../src/quota/tier-quota-source.js';
@@ -59,6 +60,8 @@ export interface BedOptions {
   readonly tierCacheMs?: number;
   /** Share another bed's limiter keys (several gateway replicas on one Redis). */
   readonly limiterKeyPrefix?: string;
+  /** The gateway's answer cache (none: every read asks entitlements). */
+  readonly answers?: AnswerCache;
 }
 
 export async function openGatewayBed(label: string, options: BedOptions = {}): Promise<GatewayBed> {
@@ -107,6 +110,7 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
     readiness: new Readiness(),
     logger,
     revocations,
+    ...(options.answers ? { answers: options.answers } : {}),
     ...(options.quotas
       ? {
           quotas: {

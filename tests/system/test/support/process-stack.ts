@@ -196,7 +196,8 @@ export async function startProcessStack(
       ADOPTION_CONSUMER: `${namespace}_a`,
       ADOPTION_MONGO_DB: databases.adoption,
     },
-    gateway: { ...common, ...tls.gateway },
+    // The gateway hears the services' change notices on the same prefix (its answer cache).
+    gateway: { ...common, ...tls.gateway, EVENTS_SUBJECT_PREFIX: events.EVENTS_SUBJECT_PREFIX },
   };
   const portEnv = (name: ServiceName, slot: Slot): Record<string, string> =>
     name === 'gateway'

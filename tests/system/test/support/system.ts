@@ -6,7 +6,9 @@ import { buildApp as buildEntitlements } from '@tap/entitlements';
 import { createEventPublisher, type BatchConsumer } from '@tap/events';
 import {
   buildApp as buildGateway,
+  createAnswerCache,
   createServiceClients,
+  listenForAnswerChanges,
   redisSessionRevocations,
   redisSsoStateStore,
 } from '@tap/gateway';
@@ -95,6 +97,8 @@ export interface SystemOptions {
   readonly ssoProviders?: readonly { key: string; issuer: string; clientId: string; clientSecret: string }[];
   /** The gateway's logger (a test that reads the gateway's log lines passes one); silent when absent. */
   readonly gatewayLogger?: Logger;
+  /** How long the gateway reuses a read answer (GATEWAY_ANSWER_REUSE_MS); 1 s when absent. */
+  readonly answerReuseMs?: number;
   /** How often the verifiers refetch identity's key set (JWKS_REFRESH_INTERVAL_MS); 60 s when absent. */
   readonly jwksRefreshIntervalMs?: number;
 }
@@ -145,8 +149,12 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     ...(options.jwksRefreshIntervalMs ? { jwksRefreshIntervalMs: options.jwksRefreshIntervalMs } : {}),
   });
 
+  // Its change notices on this system's prefix, where the gateway listens (no consumer runs here).
+  const entitlementsEvents = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
   const entitlements = buildEntitlements({
-    config: {},
+    config: {
+      events: { ...entitlementsEvents, consumerName: `${namespace}_e`, duplicateWindowMs: 60_000 },
+    },
     db: entitlementsDb!,
     verifier,
     revocations,
@@ -190,6 +198,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   });
   await adoption.prepare();
   const consumer: BatchConsumer = await adoption.startConsumer(nc);
+  // The change notices, as the processes send them: the gateway's answer cache hears them.
+  const stopNotices = [adoption.startReadModelNotices(nc), entitlements.startReadModelNotices(nc)];
   const driftWatch: DriftWatchJob | undefined =
     options.driftWatchIntervalMs === undefined ? undefined : adoption.startDriftWatch();
   const adoptionAddress = `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`;
@@ -198,7 +208,13 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     { identity: identityAddress, adoption: adoptionAddress, entitlements: entitlementsAddress },
     gatewayTls,
   );
+  // As main.ts wires it: adoption's read answers kept per tenant, dropped on change notices.
+  const answers = createAnswerCache(
+    options.answerReuseMs === undefined ? {} : { reuseMs: options.answerReuseMs },
+  );
+  const stopAnswerNotices = listenForAnswerChanges(nc, events.subjectPrefix, answers);
   const gateway = await buildGateway({
+    answers,
     config: {
       bodyLimitBytes: 64 * 1024,
       trustProxyHops: options.trustProxyHops ?? 0,
@@ -285,6 +301,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     stopIdentity,
     async stop() {
       await gateway.close();
+      stopAnswerNotices();
+      for (const stop of stopNotices) stop();
       await driftWatch?.stop();
       await consumer.stop();
       verifier.close();

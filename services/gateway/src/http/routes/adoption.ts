@@ -27,36 +27,39 @@ import {
   stateResponse,
 } from './adoption-response-schemas.js';
 import { callerOf } from '../auth/caller.js';
-import { replyJsonMemo } from '../reply-json-memo.js';
+import type { AnswerCache } from '../answer-cache.js';
+import { jsonBodyMemo } from '../reply-json-memo.js';
+import { sendTenantAnswer } from '../tenant-answer.js';
 
 /**
  * Tenant-scoped adoption endpoints (spec: "Adoption endpoints", plus our health explanation);
  * the tenant always comes from the verified token. Risk-signal `limit`: 50 when absent, 1 to
  * 200 accepted, anything else 400 (docs/adoption-model.md). Who may call each: the route table
  * (http/auth/route-table.ts): reads any token of the tenant, writes an OWNER or ADMIN.
+ * A read's serialised answer is kept per tenant (`answers`, http/answer-cache.ts) while fresh;
+ * every write relayed here tells it the tenant changed.
  */
 export async function adoptionRoutes(
   instance: FastifyInstance,
-  options: { clients: ServiceClients },
+  options: { clients: ServiceClients; answers: AnswerCache },
 ): Promise<void> {
   // Request types come from the TypeBox schemas (adoption-request-schemas.ts).
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { adoption } = options.clients;
+  const { answers } = options;
   // One memo of serialised answers per read route (http/reply-json-memo.ts).
-  const stateBody = replyJsonMemo<AdoptionState__Output>();
-  const nextBestActionBody = replyJsonMemo<NextBestActionView__Output>();
-  const coverageBody = replyJsonMemo<Coverage__Output>();
-  const riskSignalsBody = replyJsonMemo<RiskSignalList__Output>();
-  const explanationBody = replyJsonMemo<HealthExplanation__Output>();
+  const stateBody = jsonBodyMemo<AdoptionState__Output>();
+  const nextBestActionBody = jsonBodyMemo<NextBestActionView__Output>();
+  const coverageBody = jsonBodyMemo<Coverage__Output>();
+  const riskSignalsBody = jsonBodyMemo<RiskSignalList__Output>();
+  const explanationBody = jsonBodyMemo<HealthExplanation__Output>();
 
   app.get('/tenant/adoption/state', { schema: { response: stateResponse } }, async (request, reply) => {
-    const state = await unaryCall(
-      adoption,
-      'GetState',
-      {},
-      { authorization: callerOf(request).authorization },
-    );
-    return stateBody(reply, state, (s) => ok(adoptionStateJson(s)));
+    const { claims, authorization } = callerOf(request);
+    return sendTenantAnswer(reply, answers, claims.tenantId, 'state', async () => {
+      const state = await unaryCall(adoption, 'GetState', {}, { authorization });
+      return stateBody(reply, state, (s) => ok(adoptionStateJson(s)));
+    });
   });
 
   app.post(
@@ -64,6 +67,7 @@ export async function adoptionRoutes(
     { schema: { params: MilestoneKeyParams, body: CompleteBody, response: stateResponse } },
     async (request) => {
       const body = request.body ?? {};
+      const { claims, authorization } = callerOf(request);
       const state = await unaryCall(
         adoption,
         'CompleteMilestone',
@@ -72,8 +76,8 @@ export async function adoptionRoutes(
           evidenceRef: body.evidenceRef ?? '',
           ...(body.expectedVersion === undefined ? {} : { expectedVersion: body.expectedVersion }),
         },
-        { authorization: callerOf(request).authorization },
-      );
+        { authorization },
+      ).finally(() => answers.changed(claims.tenantId));
       return ok(adoptionStateJson(state));
     },
   );
@@ -82,38 +86,34 @@ export async function adoptionRoutes(
     '/tenant/adoption/next-best-action',
     { schema: { response: nextBestActionResponse } },
     async (request, reply) => {
-      const view = await unaryCall(
-        adoption,
-        'GetNextBestAction',
-        {},
-        { authorization: callerOf(request).authorization },
-      );
-      return nextBestActionBody(reply, view, (v) => ok(nextBestActionJson(v)));
+      const { claims, authorization } = callerOf(request);
+      return sendTenantAnswer(reply, answers, claims.tenantId, 'next-best-action', async () => {
+        const view = await unaryCall(adoption, 'GetNextBestAction', {}, { authorization });
+        return nextBestActionBody(reply, view, (v) => ok(nextBestActionJson(v)));
+      });
     },
   );
 
   app.get('/tenant/adoption/coverage', { schema: { response: coverageResponse } }, async (request, reply) => {
-    const coverage = await unaryCall(
-      adoption,
-      'GetCoverage',
-      {},
-      { authorization: callerOf(request).authorization },
-    );
-    return coverageBody(reply, coverage, (c) => ok({ cells: c.cells.map(coverageCellJson) }));
+    const { claims, authorization } = callerOf(request);
+    return sendTenantAnswer(reply, answers, claims.tenantId, 'coverage', async () => {
+      const coverage = await unaryCall(adoption, 'GetCoverage', {}, { authorization });
+      return coverageBody(reply, coverage, (c) => ok({ cells: c.cells.map(coverageCellJson) }));
+    });
   });
 
   app.get(
     '/tenant/adoption/risk-signals',
     { schema: { querystring: RiskSignalsQuery, response: riskSignalsResponse } },
     async (request, reply) => {
-      const { limit } = request.query;
-      const list = await unaryCall(
-        adoption,
-        'ListRiskSignals',
-        limit === undefined ? {} : { limit: Number(limit) },
-        { authorization: callerOf(request).authorization },
-      );
-      return riskSignalsBody(reply, list, (l) => ok({ signals: l.signals.map(riskSignalJson) }));
+      const { claims, authorization } = callerOf(request);
+      const limit = request.query.limit === undefined ? undefined : Number(request.query.limit);
+      // Keyed by the number, so `limit=5` and `limit=05` share an answer and nothing else does.
+      return sendTenantAnswer(reply, answers, claims.tenantId, `risk-signals:${limit ?? ''}`, async () => {
+        const asked = limit === undefined ? {} : { limit };
+        const list = await unaryCall(adoption, 'ListRiskSignals', asked, { authorization });
+        return riskSignalsBody(reply, list, (l) => ok({ signals: l.signals.map(riskSignalJson) }));
+      });
     },
   );
 
@@ -121,13 +121,11 @@ export async function adoptionRoutes(
     '/tenant/adoption/health-explanation',
     { schema: { response: healthExplanationResponse } },
     async (request, reply) => {
-      const explanation = await unaryCall(
-        adoption,
-        'GetHealthExplanation',
-        {},
-        { authorization: callerOf(request).authorization },
-      );
-      return explanationBody(reply, explanation, (e) => ok(healthExplanationJson(e)));
+      const { claims, authorization } = callerOf(request);
+      return sendTenantAnswer(reply, answers, claims.tenantId, 'health-explanation', async () => {
+        const explanation = await unaryCall(adoption, 'GetHealthExplanation', {}, { authorization });
+        return explanationBody(reply, explanation, (e) => ok(healthExplanationJson(e)));
+      });
     },
   );
 

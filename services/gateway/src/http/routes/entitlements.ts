@@ -19,12 +19,19 @@ import {
   usageResponse,
 } from './entitlements-schemas.js';
 import { callerOf } from '../auth/caller.js';
-import { replyJsonMemo } from '../reply-json-memo.js';
+import type { AnswerCache } from '../answer-cache.js';
+import { jsonBodyMemo } from '../reply-json-memo.js';
+import { sendTenantAnswer } from '../tenant-answer.js';
 
 export interface EntitlementRoutesOptions {
   readonly clients: ServiceClients;
   /** The limiter's read of the tenant's API request counts; absent until the limiter is wired. */
   readonly apiRequestCounts?: ApiRequestCountReader | undefined;
+  /**
+   * The tenant's answers, kept while fresh (http/answer-cache.ts); the usage report's by the API
+   * request counts it was asked with as well.
+   */
+  readonly answers: AnswerCache;
 }
 
 /**
@@ -40,9 +47,10 @@ export async function entitlementRoutes(
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { entitlements } = options.clients;
   // One memo of serialised answers per read route (http/reply-json-memo.ts).
-  const usageBody = replyJsonMemo<UsageReport__Output>();
-  const canBody = replyJsonMemo<CanDecision__Output>();
-  const upgradeContextBody = replyJsonMemo<UpgradeContext__Output>();
+  const usageBody = jsonBodyMemo<UsageReport__Output>();
+  const canBody = jsonBodyMemo<CanDecision__Output>();
+  const upgradeContextBody = jsonBodyMemo<UpgradeContext__Output>();
+  const { answers } = options;
   // JSON only: without this, Fastify's text/plain parser would hand the schema a string.
   app.removeContentTypeParser('text/plain');
 
@@ -50,8 +58,13 @@ export async function entitlementRoutes(
     const { claims, authorization } = callerOf(request);
     const counts = await readCounts(options.apiRequestCounts, claims.tenantId, authorization, request.log);
     const wire = counts ? { apiRequestsDay: counts.day, apiRequestsMinute: counts.minute } : {};
-    const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
-    return usageBody(reply, report, (r) => ok(usageReportJson(r)));
+    // Keyed by the counts too (a metered tenant's next request moves them) and by the UTC minute
+    // (the window resets and the month in the answer move with it: docs/entitlements-model.md).
+    const key = `usage\u0000${utcMinute()}\u0000${counts ? `${counts.day}\u0000${counts.minute}` : ''}`;
+    return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
+      const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
+      return usageBody(reply, report, (r) => ok(usageReportJson(r)));
+    });
   });
 
   // A refusal is an answer: 200 with `success: true` and `allowed: false` (spec).
@@ -60,13 +73,12 @@ export async function entitlementRoutes(
     { schema: { body: CanBody, response: canResponse } },
     async (request, reply) => {
       const { action, resourceCount } = request.body;
-      const decision = await unaryCall(
-        entitlements,
-        'Can',
-        { action, resourceCount },
-        { authorization: callerOf(request).authorization },
-      );
-      return canBody(reply, decision, (d) => ok(canDecisionJson(d)));
+      const { claims, authorization } = callerOf(request);
+      const key = `can\u0000${utcMinute()}\u0000${action}\u0000${resourceCount}`;
+      return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
+        const decision = await unaryCall(entitlements, 'Can', { action, resourceCount }, { authorization });
+        return canBody(reply, decision, (d) => ok(canDecisionJson(d)));
+      });
     },
   );
 
@@ -75,15 +87,19 @@ export async function entitlementRoutes(
     { schema: { querystring: UpgradeContextQuery, response: upgradeContextResponse } },
     async (request, reply) => {
       const { capability } = request.query;
-      const context = await unaryCall(
-        entitlements,
-        'GetUpgradeContext',
-        { capability },
-        { authorization: callerOf(request).authorization },
-      );
-      return upgradeContextBody(reply, context, (c) => ok(upgradeContextJson(c)));
+      const { claims, authorization } = callerOf(request);
+      const key = `upgrade-context\u0000${capability}`;
+      return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
+        const context = await unaryCall(entitlements, 'GetUpgradeContext', { capability }, { authorization });
+        return upgradeContextBody(reply, context, (c) => ok(upgradeContextJson(c)));
+      });
     },
   );
+}
+
+/** The minute an answer of the usage report or `can` belongs to (entitlements' `answerMinute`). */
+function utcMinute(): number {
+  return Math.floor(Date.now() / 60_000);
 }
 
 // The report is still worth answering without the counts (they read as 0), so a limiter
