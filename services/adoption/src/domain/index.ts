@@ -77,7 +77,7 @@ export type { CoverageCell, CoverageInput } from './coverage/coverage-cells.js';
 
 export { RESOLUTIONS, RISK_KINDS, SEVERITIES } from './risk/risk-signal.js';
 export type { Resolution, RiskKind, RiskSignal, Severity } from './risk/risk-signal.js';
-export { RISK_RULES } from './risk/risk-rules.js';
+export { RISK_HISTORY_MS, RISK_RULES } from './risk/risk-rules.js';
 export type { EscalationDelays, RiskRule } from './risk/risk-rules.js';
 export { detectRiskSignals } from './risk/detect-risk-signals.js';
 export type { DetectRiskSignalsInput } from './risk/detect-risk-signals.js';

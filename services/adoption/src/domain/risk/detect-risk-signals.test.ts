@@ -8,6 +8,21 @@ const detect = (facts: EventFact[], days: number) =>
   detectRiskSignals({ companyId: 't-1', facts, now: dayAt(days) });
 
 describe('drift-watch detection', () => {
+  it('looks back 180 days: a subject whose risk facts are all older leaves the ledger, resolved or not', () => {
+    const facts = [
+      fact('connection.invited', 0, { connectionId: 'left open' }),
+      fact('connection.invited', 0, { connectionId: 'resolved' }),
+      fact('connection.accepted', 20, { connectionId: 'resolved' }),
+      fact('connection.invited', 100, { connectionId: 'recent' }),
+    ];
+    const kinds = (days: number) => detect(facts, days).map((s) => s.subjectRef['connectionId']);
+    // Day 0's facts count until the end of day 180 (day 0 is the builders' midnight).
+    expect(kinds(180.99).sort()).toEqual(['left open', 'recent', 'resolved']);
+    // From then on only the subject with later activity: the others' episodes are history.
+    expect(kinds(181)).toEqual(['recent']);
+    expect(kinds(281)).toEqual([]);
+  });
+
   it('finds nothing in an empty history', () => {
     expect(detect([], 100)).toEqual([]);
   });

@@ -4,15 +4,21 @@ import type { EventFact } from '../facts/facts.js';
 import { toIso } from '../time.js';
 import { advance, resolve } from './escalation.js';
 import type { RiskRule } from './risk-rules.js';
-import { RISK_RULES } from './risk-rules.js';
+import { RISK_RULES, riskFactCounts } from './risk-rules.js';
 import type { RiskSignal } from './risk-signal.js';
 import { RISK_KINDS } from './risk-signal.js';
 import { latestEpisode } from './risk-timer.js';
 import { riskSignalId } from './signal-id.js';
 
-function groupBySubject(rule: RiskRule, log: FactLog, companyId: string): Map<string, TimedFact[]> {
+function groupBySubject(
+  rule: RiskRule,
+  log: FactLog,
+  companyId: string,
+  now: number,
+): Map<string, TimedFact[]> {
   const groups = new Map<string, TimedFact[]>();
   for (const fact of log.facts) {
+    if (!riskFactCounts(fact.at, now)) continue;
     if (
       !rule.arms.includes(fact.type) &&
       !rule.rearms.includes(fact.type) &&
@@ -54,8 +60,8 @@ function signalFor(
 }
 
 /**
- * Every drift-watch signal the facts imply as of `now`, resolved ones included, most recently
- * detected first. Derived from facts and time only, so detection is idempotent: running it
+ * Every drift-watch signal the facts of the last RISK_HISTORY_MS imply as of `now`, resolved
+ * ones included, most recently detected first. Derived from facts and time only, so detection is idempotent: running it
  * again, or on a replay, yields the same signals with the same ids, and the store can upsert
  * them by id. Escalation is then `advance` on the same delays.
  */
@@ -63,7 +69,7 @@ export function detectSignalsInLog(companyId: string, log: FactLog, now: number)
   const signals: RiskSignal[] = [];
   for (const kind of RISK_KINDS) {
     const rule = RISK_RULES[kind];
-    for (const [subject, facts] of groupBySubject(rule, log, companyId)) {
+    for (const [subject, facts] of groupBySubject(rule, log, companyId, now)) {
       const signal = signalFor(rule, companyId, subject, facts, now);
       if (signal !== null) signals.push(signal);
     }

@@ -45,6 +45,25 @@ const CASCADE_ACTIVITY: readonly EventKind[] = [
 ];
 
 const days = (n: number): number => n * DAY_MS;
+
+/**
+ * How far back the drift watch looks: a subject's risk facts count until the end of their UTC
+ * day plus this, then leave the summary (section 17's `r` slots expire) and detection alike. So
+ * the ledger holds only subjects with risk activity in the last 180 days (the raw log's retention
+ * too): an episode resolved, or left escalated, for longer drops out instead of piling up for the
+ * tenant's whole life (docs/adoption-model.md §9.2).
+ */
+export const RISK_HISTORY_MS = days(180);
+
+/** Whether a risk fact at `at` still counts at `now` (its UTC day ended less than RISK_HISTORY_MS ago). */
+export function riskFactCounts(at: number, now: number): boolean {
+  return riskFactExpiresAt(at) > now;
+}
+
+/** When a risk fact at `at` stops counting: the end of its UTC day plus RISK_HISTORY_MS. */
+export function riskFactExpiresAt(at: number): number {
+  return (Math.floor(at / DAY_MS) + 1) * DAY_MS + RISK_HISTORY_MS;
+}
 const hours = (n: number): number => n * HOUR_MS;
 
 /** The six detection rules and their escalation delays (placeholders to calibrate on real tenants). */

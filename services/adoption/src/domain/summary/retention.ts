@@ -10,7 +10,7 @@ import {
   FRESHNESS_WINDOW_MS,
   SUCCESSFUL_RUN_KINDS,
 } from '../health/health-model.js';
-import { RISK_RULES } from '../risk/risk-rules.js';
+import { RISK_RULES, riskFactExpiresAt } from '../risk/risk-rules.js';
 import { RISK_KINDS } from '../risk/risk-signal.js';
 import { DAY_MS } from '../time.js';
 
@@ -165,9 +165,12 @@ function healthClaims(fact: TimedFact, now: number): SlotClaim[] {
 }
 
 // A risk timer only changes state at a fact, and within one UTC day no grace period (24 h or
-// more) can run out, so a subject's first and last facts of each day replay every episode.
-function riskClaims(fact: TimedFact): SlotClaim[] {
+// more) can run out, so a subject's first and last facts of each day replay every episode. A day
+// leaves with the risk history (RISK_HISTORY_MS), when detection stops reading it.
+function riskClaims(fact: TimedFact, now: number): SlotClaim[] {
   const claims: SlotClaim[] = [];
+  const expiresAt = riskFactExpiresAt(fact.at);
+  if (expiresAt <= now) return claims;
   for (const kind of RISK_KINDS) {
     const rule = RISK_RULES[kind];
     if (
@@ -178,7 +181,12 @@ function riskClaims(fact: TimedFact): SlotClaim[] {
       continue;
     const subject = rule.subject === 'TENANT' ? '' : fact.subject[rule.subject];
     if (subject !== undefined)
-      claims.push(forever(`r|${kind}|${subject}|${day(fact.at)}`, 'ends', RISK_FACTS_PER_DAY_END));
+      claims.push({
+        key: `r|${kind}|${subject}|${day(fact.at)}`,
+        keep: 'ends',
+        n: RISK_FACTS_PER_DAY_END,
+        expiresAt,
+      });
   }
   return claims;
 }
@@ -194,6 +202,6 @@ export function slotClaims(fact: TimedFact, now: number): readonly SlotClaim[] {
     ...coverageClaims(fact),
     ...connectionClaims(fact, now),
     ...healthClaims(fact, now),
-    ...riskClaims(fact),
+    ...riskClaims(fact, now),
   ];
 }

@@ -142,6 +142,27 @@ describe('the tenant summary', () => {
     expect(summaryFacts(large).length).toBeLessThan(200);
   });
 
+  it.each(SEEDS.slice(0, 10))(
+    'gives the same risk signals as the whole history when it is longer than the risk history (seed %i)',
+    (seed) => {
+      // 400 days of facts, folded while the clock walks through them: the oldest leave on the way.
+      const facts = history(seed, 400, 400, 600).sort((a, b) => (a.occurredAt < b.occurredAt ? -1 : 1));
+      const summary = foldInChunks(facts, 20, 200, 600);
+      const now = dayAt(600);
+      expect(detectRiskSignals({ companyId: 't-1', facts: summaryFacts(summary), now })).toEqual(
+        detectRiskSignals({ companyId: 't-1', facts, now }),
+      );
+    },
+  );
+
+  it("lets a subject's risk facts go with the risk history: the summary does not keep them for life", () => {
+    const invited = fact('connection.invited', 10, { connectionId: 'c-9' }, { id: 'invite' });
+    const summary = foldFacts(EMPTY_SUMMARY, [invited], dayAt(11));
+    expect(summary.slots.some((s) => s.key.startsWith('r|'))).toBe(true);
+    const later = foldFacts(summary, [], dayAt(10 + 181));
+    expect(later.slots.some((s) => s.key.startsWith('r|'))).toBe(false);
+  });
+
   it('drops facts only a past window needed once the clock has moved past it', () => {
     const old = fact(
       'product.viewed',
