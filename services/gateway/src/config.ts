@@ -52,6 +52,11 @@ export interface GatewayConfig {
     readonly natsUrl: string;
     readonly subjectPrefix: string;
   };
+  /**
+   * The limiter's Redis key prefix (`GATEWAY_RATE_LIMIT_PREFIX`, default `rl`): every gateway of a
+   * deployment shares it; two deployments on one Redis (or two test stacks) must not.
+   */
+  readonly rateLimitPrefix: string;
   /** How long a rate-limit check waits for Redis before the limit's Redis-down policy decides. */
   readonly rateLimitTimeoutMs: number;
   /**
@@ -99,6 +104,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     NATS_URL: natsUrl({ default: 'nats://127.0.0.1:4222' }),
     EVENTS_SUBJECT_PREFIX: identifier({ default: 'events' }),
     GATEWAY_ANSWER_REUSE_MS: num({ default: DEFAULT_ANSWER_REUSE_MS }),
+    GATEWAY_RATE_LIMIT_PREFIX: identifier({ default: 'rl' }),
     GATEWAY_RATE_LIMIT_TIMEOUT_MS: durationMs({ default: 100 }),
     GATEWAY_REVOCATION_TIMEOUT_MS: durationMs({ default: 1_000 }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
@@ -136,6 +142,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
       natsUrl: e.NATS_URL,
       subjectPrefix: e.EVENTS_SUBJECT_PREFIX,
     }),
+    rateLimitPrefix: e.GATEWAY_RATE_LIMIT_PREFIX,
     rateLimitTimeoutMs: e.GATEWAY_RATE_LIMIT_TIMEOUT_MS,
     revocationTimeoutMs: e.GATEWAY_REVOCATION_TIMEOUT_MS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,

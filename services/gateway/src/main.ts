@@ -54,7 +54,11 @@ const redis = createRateLimitRedis(config.redisUrl, { commandTimeout: config.rat
 // Not a readiness dependency: quotas fail open, so a Redis outage must not take every gateway
 // out of the load balancer.
 redis.on('error', () => undefined);
-const limiter = createRateLimiter({ redis, keyPrefix: 'rl', timeoutMs: config.rateLimitTimeoutMs });
+const limiter = createRateLimiter({
+  redis,
+  keyPrefix: config.rateLimitPrefix,
+  timeoutMs: config.rateLimitTimeoutMs,
+});
 const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
 
 // The revocation list and SSO states fail closed (503) while Redis is away: a logged-out token

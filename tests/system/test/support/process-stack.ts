@@ -197,7 +197,14 @@ export async function startProcessStack(
       ADOPTION_MONGO_DB: databases.adoption,
     },
     // The gateway hears the services' change notices on the same prefix (its answer cache).
-    gateway: { ...common, ...tls.gateway, EVENTS_SUBJECT_PREFIX: events.EVENTS_SUBJECT_PREFIX },
+    gateway: {
+      ...common,
+      ...tls.gateway,
+      EVENTS_SUBJECT_PREFIX: events.EVENTS_SUBJECT_PREFIX,
+      // Its own limiter keys: the per-address limits of one stack's tests (the fuzz gate sends
+      // hundreds of token requests from 127.0.0.1) must not spill into the next stack's.
+      GATEWAY_RATE_LIMIT_PREFIX: `${namespace}_rl`,
+    },
   };
   const portEnv = (name: ServiceName, slot: Slot): Record<string, string> =>
     name === 'gateway'
