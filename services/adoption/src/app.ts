@@ -43,6 +43,7 @@ import type {
 import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
 import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
 import { productBatchHandler } from './events/batch-handler.js';
+import { createBatchTimings, type BatchTiming } from './events/batch-timings.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
 import { completionOutbox } from './outbox/completion-outbox.js';
 import { runOutboxPass, type OutboxPassReport } from './outbox/outbox-relay.js';
@@ -128,12 +129,18 @@ export interface ConsumerOptions {
   readonly ackWaitMs?: number;
 }
 
+/** The milestone detector as started: a batch consumer that also says where its batches' time went. */
+export interface AdoptionConsumer extends BatchConsumer {
+  /** The latest batches' timings, oldest first (see events/batch-timings.ts). */
+  batchTimings(): readonly BatchTiming[];
+}
+
 export interface AdoptionApp {
   readonly grpc: GrpcServer;
   /** Creates the indexes the store relies on (idempotent). */
   prepare(): Promise<void>;
   /** Ensures the event stream and starts the durable milestone detector on `nc`. */
-  startConsumer(nc: NatsConnection, options?: ConsumerOptions): Promise<BatchConsumer>;
+  startConsumer(nc: NatsConnection, options?: ConsumerOptions): Promise<AdoptionConsumer>;
   /** Starts the scheduled drift watch (see docs/adoption-model.md, "Drift watch job"). */
   startDriftWatch(): DriftWatchJob;
   /** Runs one drift-watch pass now. */
@@ -333,6 +340,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       // What can never be applied is kept for inspection, not only logged.
       await ensureDeadLetterStream(jsm, { streamName: DEAD_LETTER_STREAM });
       let stopping = false;
+      const timings = createBatchTimings();
       const consumer = await startBatchConsumer(jetstream(nc), jsm, {
         streamName,
         durableName: consumerName,
@@ -346,7 +354,9 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
           schedule,
           onTransitions,
           stopping: () => stopping,
+          timings,
         }),
+        onBatch: (report) => timings.finish(report),
         deadLetter: { subject: deadLetterSubject(consumerName) },
         ...(options.retryBackoff ? { retryBackoff: options.retryBackoff } : {}),
         ...(options.lease ? { lease: options.lease } : {}),
@@ -361,6 +371,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         durableName: consumer.durableName,
         owning: () => consumer.owning(),
         stats: () => consumer.stats(),
+        batchTimings: () => timings.recent(),
         stop: async () => {
           stopping = true;
           await consumer.stop();
