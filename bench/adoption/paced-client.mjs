@@ -169,4 +169,11 @@ for (const [t, w] of watchers) {
 }
 client.close();
 await nc.drain();
-port.postMessage({ type: 'result', latencies, failedReads, unseen, polls, pollsPerSecond: polls / watchSeconds });
+port.postMessage({
+  type: 'result',
+  latencies,
+  failedReads,
+  unseen,
+  polls,
+  pollsPerSecond: polls / watchSeconds,
+});

@@ -111,7 +111,7 @@ function watchProcess() {
   const gcs = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const detail = /** @type {{ kind?: number } | undefined} */ (entry.detail);
+      const detail = /** @type {{ detail?: { kind?: number } }} */ (/** @type {unknown} */ (entry)).detail;
       gcs.push({ kind: detail?.kind ?? 0, ms: entry.duration });
     }
   });

@@ -21,7 +21,7 @@ const pacedLine = (name, p, ratio = '') =>
  *   backlog: { tenants: number; eventsPerTenant: number };
  *   throughput: Record<'adoption' | 'jetstreamNoop' | 'mongoPushOnly', { events: number; seconds: number; perSecond: number }>;
  *   latency: Record<'adoption' | 'jetstreamNoop', { samples: number; p50: number; p99: number }>;
- *   many?: { tenants: number; drain: Rate; paced: Paced };
+ *   many?: { tenants: number; watched?: number; drain: Rate; paced: Paced };
  *   history?: Array<{ prior: number; loadSeconds: number; drain: Rate; paced: Paced }>;
  * }} r
  */
@@ -101,7 +101,8 @@ function pacedDiagnostics(name, p) {
         `(major ${pr.majorGcs}, max ${fixed(pr.majorGcMaxMs)}; minor ${pr.minorGcs}, max ${fixed(pr.minorGcMaxMs)})`,
     );
   if (!b || b.count === 0) return;
-  const s = (/** @type {string} */ k) => `${fixed(b.stages[k].p50, 0)}/${fixed(b.stages[k].p99, 0)}/${fixed(b.stages[k].max, 0)}`;
+  const s = (/** @type {string} */ k) =>
+    `${fixed(b.stages[k].p50, 0)}/${fixed(b.stages[k].p99, 0)}/${fixed(b.stages[k].max, 0)}`;
   line(
     `  ${b.count} batches, p50/p99/max: messages ${s('messages')} tenants ${s('tenants')} waited ${s('waitedMs')} ` +
       `handler ${s('handlerMs')} load ${s('loadMs')} in-process ${s('inProcessMs')} write ${s('writeMs')} ` +

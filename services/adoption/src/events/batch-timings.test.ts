@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createBatchTimings, timed } from './batch-timings.js';
 
 describe('batch timings', () => {
-  it("closes a batch with its stages, its in-process share and what came after the handler", () => {
+  it('closes a batch with its stages, its in-process share and what came after the handler', () => {
     const timings = createBatchTimings();
     timings.add('loadMs', 3);
     timings.add('writeMs', 10);
