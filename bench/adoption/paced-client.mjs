@@ -29,6 +29,8 @@ const POLL_MS = 50;
  *   pace: { rate: number; seconds: number; offset?: number } }} PacedClientData
  */
 const data = /** @type {PacedClientData} */ (workerData);
+/** How long each poll's GetState took (part of every publish → visible figure). */
+const pollMs = /** @type {number[]} */ ([]);
 const port = parentPort;
 if (port === null) throw new Error('paced-client.mjs runs as a worker thread');
 
@@ -76,12 +78,14 @@ async function watcher(count, expected) {
         continue;
       }
       polls += 1;
+      const asked = performance.now();
       // A read past its deadline under load is a miss, not the end of the watch.
       const applied = await count().then(
         (n) => n - base,
         () => ((failures += 1), -1),
       );
       const at = performance.now();
+      pollMs.push(at - asked);
       while (seenAt.length < applied) seenAt.push(at);
       await sleep(POLL_MS);
     }
@@ -176,4 +180,5 @@ port.postMessage({
   unseen,
   polls,
   pollsPerSecond: polls / watchSeconds,
+  pollMs,
 });

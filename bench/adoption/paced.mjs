@@ -91,6 +91,7 @@ export async function pacedRun(bed, tenants, watched, pace) {
       // The pollers' own load on the consumer's process.
       polls: result.polls,
       pollsPerSecond: result.pollsPerSecond,
+      getState: latencySummary(result.pollMs),
       process: processHealth,
       batches: batchSummary(consumer.batchTimings()),
     };
@@ -181,6 +182,10 @@ function batchSummary(batches) {
       max: sorted[sorted.length - 1] ?? NaN,
     };
   }
-  const slowest = [...batches].sort((a, b) => b.totalMs - a.totalMs).slice(0, 3);
+  // By how long they held their events (waited + handled): a stall before a batch shows as its wait.
+  const slowest = batches
+    .map((b, index) => ({ index, ...b }))
+    .sort((a, b) => b.waitedMs + b.totalMs - (a.waitedMs + a.totalMs))
+    .slice(0, 3);
   return { count: batches.length, stages, slowest };
 }

@@ -92,7 +92,8 @@ function pacedDiagnostics(name, p) {
   const b = p.batches;
   line(
     `${name}: p99 over ${p.latency.samples} events timed (${p.unseen ?? 0} never seen), ` +
-      `${p.polls ?? 0} GetState polls (${fixed(p.pollsPerSecond ?? NaN, 0)}/s), ${p.failedReads ?? 0} failed`,
+      `${p.polls ?? 0} GetState polls (${fixed(p.pollsPerSecond ?? NaN, 0)}/s), ${p.failedReads ?? 0} failed` +
+      (p.getState ? `, a GetState p50 ${fixed(p.getState.p50)} p99 ${fixed(p.getState.p99)} ms` : ''),
   );
   if (pr)
     line(
@@ -110,7 +111,7 @@ function pacedDiagnostics(name, p) {
   );
   for (const t of b.slowest)
     line(
-      `  slow batch: ${t.messages} msgs ${t.tenants} tenants, waited ${fixed(t.waitedMs, 0)}, total ${fixed(t.totalMs, 0)} = ` +
+      `  slow batch #${t.index} of ${b.count}: ${t.messages} msgs ${t.tenants} tenants, waited ${fixed(t.waitedMs, 0)}, total ${fixed(t.totalMs, 0)} = ` +
         `handler ${fixed(t.handlerMs, 0)} (groups: load ${fixed(t.loadMs, 0)} in-process ${fixed(t.inProcessMs, 0)} write ${fixed(t.writeMs, 0)} ` +
         `schedule ${fixed(t.scheduleMs, 0)}; raw-log ${fixed(t.rawLogMs, 0)}) + settle ${fixed(t.settleMs, 0)}`,
     );
