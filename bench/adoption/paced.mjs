@@ -94,6 +94,7 @@ export async function pacedRun(bed, tenants, watched, pace) {
       getState: latencySummary(result.pollMs),
       process: processHealth,
       batches: batchSummary(consumer.batchTimings()),
+      consumerErrors: consumer.errorReports(),
     };
   } finally {
     health.stop();
@@ -187,5 +188,12 @@ function batchSummary(batches) {
     .map((b, index) => ({ index, ...b }))
     .sort((a, b) => b.waitedMs + b.totalMs - (a.waitedMs + a.totalMs))
     .slice(0, 3);
-  return { count: batches.length, stages, slowest };
+  // The longest time the consumer had no batch in hand: a stall before the pull delivered more.
+  let idleMs = 0;
+  for (let i = 1; i < batches.length; i += 1) {
+    const before = batches[i - 1];
+    const batch = batches[i];
+    if (before && batch) idleMs = Math.max(idleMs, batch.startedAt - (before.startedAt + before.totalMs));
+  }
+  return { count: batches.length, stages, slowest, idleMs };
 }

@@ -101,11 +101,13 @@ function pacedDiagnostics(name, p) {
         `GC ${pr.gcCount} pauses, ${fixed(pr.gcTotalMs, 0)} in all, max ${fixed(pr.gcMaxMs)} ` +
         `(major ${pr.majorGcs}, max ${fixed(pr.majorGcMaxMs)}; minor ${pr.minorGcs}, max ${fixed(pr.minorGcMaxMs)})`,
     );
+  if (p.consumerErrors && Object.keys(p.consumerErrors).length > 0)
+    line(`  consumer error reports by stage: ${JSON.stringify(p.consumerErrors)}`);
   if (!b || b.count === 0) return;
   const s = (/** @type {string} */ k) =>
     `${fixed(b.stages[k].p50, 0)}/${fixed(b.stages[k].p99, 0)}/${fixed(b.stages[k].max, 0)}`;
   line(
-    `  ${b.count} batches, p50/p99/max: messages ${s('messages')} tenants ${s('tenants')} waited ${s('waitedMs')} ` +
+    `  ${b.count} batches (longest idle between two ${fixed(b.idleMs ?? NaN, 0)} ms), p50/p99/max: messages ${s('messages')} tenants ${s('tenants')} waited ${s('waitedMs')} ` +
       `handler ${s('handlerMs')} load ${s('loadMs')} in-process ${s('inProcessMs')} write ${s('writeMs')} ` +
       `schedule ${s('scheduleMs')} raw-log ${s('rawLogMs')} settle ${s('settleMs')} total ${s('totalMs')}`,
   );

@@ -142,6 +142,8 @@ export interface ConsumerOptions {
 export interface AdoptionConsumer extends BatchConsumer {
   /** The latest batches' timings, oldest first (see events/batch-timings.ts). */
   batchTimings(): readonly BatchTiming[];
+  /** Error reports since the start, by stage (`pull`: the pull loop restarted; `handler`: a retry). */
+  errorReports(): Readonly<Record<string, number>>;
 }
 
 export interface AdoptionApp {
@@ -350,6 +352,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       await ensureDeadLetterStream(jsm, { streamName: DEAD_LETTER_STREAM });
       let stopping = false;
       const timings = createBatchTimings();
+      const errorReports: Record<string, number> = {};
       const consumer = await startBatchConsumer(jetstream(nc), jsm, {
         streamName,
         durableName: consumerName,
@@ -373,14 +376,17 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         flushWindowMs: options.flushWindowMs ?? DEFAULT_ADOPTION_FLUSH_WINDOW_MS,
         ...(options.ackWaitMs ? { ackWaitMs: options.ackWaitMs } : {}),
         onInvalid: (report) => logger.warn({ ...report }, 'invalid event dead-lettered and acknowledged'),
-        onError: (error, report) =>
-          logger.warn({ err: error, ...report }, 'event batch not applied yet; will retry'),
+        onError: (error, report) => {
+          errorReports[report.stage] = (errorReports[report.stage] ?? 0) + 1;
+          logger.warn({ err: error, ...report }, 'event batch not applied yet; will retry');
+        },
       });
       return {
         durableName: consumer.durableName,
         owning: () => consumer.owning(),
         stats: () => consumer.stats(),
         batchTimings: () => timings.recent(),
+        errorReports: () => ({ ...errorReports }),
         stop: async () => {
           stopping = true;
           await consumer.stop();

@@ -5,6 +5,8 @@
  * so they can add up to more than the batch's wall time. All in milliseconds.
  */
 export interface BatchTiming {
+  /** When handling began (ms, performance.now()): gaps between batches show a consumer left waiting. */
+  readonly startedAt: number;
   readonly messages: number;
   readonly tenants: number;
   /** Age of the batch's oldest message when the handler got it (publish → handling). */
@@ -68,6 +70,7 @@ export function createBatchTimings(kept = BATCH_TIMINGS_KEPT): BatchTimingsRecor
     finish(report) {
       const outside = stages.loadMs + stages.existingMs + stages.scheduleMs + stages.writeMs;
       done.push({
+        startedAt: performance.now() - report.durationMs,
         messages: report.messages,
         tenants: report.tenants,
         waitedMs: report.waitedMs,
