@@ -142,8 +142,11 @@ export interface ConsumerOptions {
 export interface AdoptionConsumer extends BatchConsumer {
   /** The latest batches' timings, oldest first (see events/batch-timings.ts). */
   batchTimings(): readonly BatchTiming[];
-  /** Error reports since the start, by stage (`pull`: the pull loop restarted; `handler`: a retry). */
-  errorReports(): Readonly<Record<string, number>>;
+  /**
+   * Error reports since the start, by stage (`pull`: the pull loop restarted; `handler`: a retry),
+   * with the latest one's message.
+   */
+  errorReports(): Readonly<Record<string, { readonly count: number; readonly last: string }>>;
 }
 
 export interface AdoptionApp {
@@ -352,7 +355,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       await ensureDeadLetterStream(jsm, { streamName: DEAD_LETTER_STREAM });
       let stopping = false;
       const timings = createBatchTimings();
-      const errorReports: Record<string, number> = {};
+      const errorReports: Record<string, { count: number; last: string }> = {};
       const consumer = await startBatchConsumer(jetstream(nc), jsm, {
         streamName,
         durableName: consumerName,
@@ -377,7 +380,10 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         ...(options.ackWaitMs ? { ackWaitMs: options.ackWaitMs } : {}),
         onInvalid: (report) => logger.warn({ ...report }, 'invalid event dead-lettered and acknowledged'),
         onError: (error, report) => {
-          errorReports[report.stage] = (errorReports[report.stage] ?? 0) + 1;
+          errorReports[report.stage] = {
+            count: (errorReports[report.stage]?.count ?? 0) + 1,
+            last: error instanceof Error ? error.message : String(error),
+          };
           logger.warn({ err: error, ...report }, 'event batch not applied yet; will retry');
         },
       });
@@ -386,7 +392,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         owning: () => consumer.owning(),
         stats: () => consumer.stats(),
         batchTimings: () => timings.recent(),
-        errorReports: () => ({ ...errorReports }),
+        errorReports: () => structuredClone(errorReports),
         stop: async () => {
           stopping = true;
           await consumer.stop();
