@@ -21,7 +21,7 @@ const pacedLine = (name, p, ratio = '') =>
  *   backlog: { tenants: number; eventsPerTenant: number };
  *   throughput: Record<'adoption' | 'jetstreamNoop' | 'mongoPushOnly', { events: number; seconds: number; perSecond: number }>;
  *   latency: Record<'adoption' | 'jetstreamNoop', { samples: number; p50: number; p99: number }>;
- *   many?: { tenants: number; drain: Rate; paced: Paced };
+ *   many?: { tenants: number; watched?: number; drain: Rate; paced: Paced };
  *   history?: Array<{ prior: number; loadSeconds: number; drain: Rate; paced: Paced }>;
  * }} r
  */
@@ -62,7 +62,7 @@ export function printReport(r) {
       `${`backlog drained (${r.many.drain.events} applied)`.padEnd(36)}${String(r.many.drain.events).padStart(6)}${fixed(r.many.drain.seconds, 2).padStart(10)}${fixed(r.many.drain.perSecond).padStart(11)}`,
     );
     line('paced (publish → GetState, ms)   offered   applied  samples     p50     p99');
-    pacedLine('steady rate, 10 tenants timed', r.many.paced);
+    pacedLine(`steady rate, ${r.many.watched ?? '?'} tenants timed`, r.many.paced);
   }
   const history = r.history ?? [];
   const first = history[0];
@@ -78,4 +78,43 @@ export function printReport(r) {
         `${fixed(row.paced.perSecond / first.paced.perSecond, 2).padStart(17)}${fixed(row.paced.latency.p99 / first.paced.latency.p99, 2).padStart(13)}`,
     );
   }
+  line('\npaced phases: what each latency is over, and the consumer process meanwhile (ms)');
+  const phases = [
+    ...history.map((row) => [`busy, ${row.prior} prior`, row.paced]),
+    ...(r.many ? [[`${r.many.tenants} tenants`, r.many.paced]] : []),
+  ];
+  for (const [name, p] of /** @type {Array<[string, any]>} */ (phases)) pacedDiagnostics(name, p);
+}
+
+/** @param {string} name @param {any} p */
+function pacedDiagnostics(name, p) {
+  const pr = p.process;
+  const b = p.batches;
+  line(
+    `${name}: p99 over ${p.latency.samples} events timed (${p.unseen ?? 0} never seen), ` +
+      `${p.polls ?? 0} GetState polls (${fixed(p.pollsPerSecond ?? NaN, 0)}/s), ${p.failedReads ?? 0} failed` +
+      (p.getState ? `, a GetState p50 ${fixed(p.getState.p50)} p99 ${fixed(p.getState.p99)} ms` : ''),
+  );
+  if (pr)
+    line(
+      `  event loop delay p50 ${fixed(pr.loopDelayP50)} p99 ${fixed(pr.loopDelayP99)} max ${fixed(pr.loopDelayMax)}; ` +
+        `GC ${pr.gcCount} pauses, ${fixed(pr.gcTotalMs, 0)} in all, max ${fixed(pr.gcMaxMs)} ` +
+        `(major ${pr.majorGcs}, max ${fixed(pr.majorGcMaxMs)}; minor ${pr.minorGcs}, max ${fixed(pr.minorGcMaxMs)})`,
+    );
+  if (p.consumerErrors && Object.keys(p.consumerErrors).length > 0)
+    line(`  consumer error reports by stage: ${JSON.stringify(p.consumerErrors)}`);
+  if (!b || b.count === 0) return;
+  const s = (/** @type {string} */ k) =>
+    `${fixed(b.stages[k].p50, 0)}/${fixed(b.stages[k].p99, 0)}/${fixed(b.stages[k].max, 0)}`;
+  line(
+    `  ${b.count} batches (longest idle between two ${fixed(b.idleMs ?? NaN, 0)} ms), p50/p99/max: messages ${s('messages')} tenants ${s('tenants')} waited ${s('waitedMs')} ` +
+      `handler ${s('handlerMs')} load ${s('loadMs')} in-process ${s('inProcessMs')} write ${s('writeMs')} ` +
+      `schedule ${s('scheduleMs')} raw-log ${s('rawLogMs')} settle ${s('settleMs')} total ${s('totalMs')}`,
+  );
+  for (const t of b.slowest)
+    line(
+      `  slow batch #${t.index} of ${b.count}: ${t.messages} msgs ${t.tenants} tenants, waited ${fixed(t.waitedMs, 0)}, total ${fixed(t.totalMs, 0)} = ` +
+        `handler ${fixed(t.handlerMs, 0)} (groups: load ${fixed(t.loadMs, 0)} in-process ${fixed(t.inProcessMs, 0)} write ${fixed(t.writeMs, 0)} ` +
+        `schedule ${fixed(t.scheduleMs, 0)}; raw-log ${fixed(t.rawLogMs, 0)}) + settle ${fixed(t.settleMs, 0)}`,
+    );
 }

@@ -5,6 +5,7 @@ import {
   DEAD_LETTER_HEADERS,
   createEventPublisher,
   deadLetterSubject,
+  type BatchReport,
   type EventPublisher,
   type TenantOutcome,
 } from '../src/index.js';
@@ -62,6 +63,26 @@ describe('a batch consumer', () => {
         expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
       }
     }
+  });
+
+  it("reports each batch's wait: the age of its oldest message when the handler got it", async () => {
+    const tenant = randomUUID();
+    await publishFor(tenant, 5);
+    // The messages sit in the stream this long before any consumer exists.
+    const parked = 300;
+    await sleep(parked);
+    const reports: BatchReport[] = [];
+    const ledger = new Ledger();
+    await consumers.start(batchRecorder(), {
+      durableName: uniqueDurable(),
+      handleBatch: ledger.handler(),
+      onBatch: (report) => reports.push(report),
+    });
+
+    await waitFor('every event to be applied', () => ledger.total() === 5);
+    await waitFor('the batch to be reported', () => reports.length > 0);
+    expect(reports[0]?.waitedMs).toBeGreaterThanOrEqual(parked);
+    expect(reports.reduce((n, r) => n + r.messages, 0)).toBe(5);
   });
 
   it('offers only the failed tenant again, in process, and no later event of it overtakes', async () => {

@@ -43,6 +43,7 @@ import type {
 import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
 import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
 import { productBatchHandler } from './events/batch-handler.js';
+import { createBatchTimings, type BatchTiming } from './events/batch-timings.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
 import { completionOutbox } from './outbox/completion-outbox.js';
 import { runOutboxPass, type OutboxPassReport } from './outbox/outbox-relay.js';
@@ -118,6 +119,15 @@ export const DEAD_LETTER_STREAM = 'DEADLETTER';
  */
 export const DEFAULT_ADOPTION_BATCH_SIZE = 500;
 
+/**
+ * How long a batch waits to fill after its first message. Batches clock themselves: a message
+ * that arrives while a batch is being written waits for it anyway, and the next batch takes what
+ * came meanwhile at once, so a busy tenant's batches still grow with the backlog and the window
+ * only decides how long an event arriving at an idle consumer waits. @tap/events' default (150 ms)
+ * was most of publish → visible (bench/adoption: waited 150–170 ms of a 200 ms p50).
+ */
+export const DEFAULT_ADOPTION_FLUSH_WINDOW_MS = 50;
+
 /** How the milestone detector consumes (see docs/adoption-model.md, "Batched ingestion"). */
 export interface ConsumerOptions {
   readonly retryBackoff?: Partial<RetryBackoff>;
@@ -128,12 +138,23 @@ export interface ConsumerOptions {
   readonly ackWaitMs?: number;
 }
 
+/** The milestone detector as started: a batch consumer that also says where its batches' time went. */
+export interface AdoptionConsumer extends BatchConsumer {
+  /** The latest batches' timings, oldest first (see events/batch-timings.ts). */
+  batchTimings(): readonly BatchTiming[];
+  /**
+   * Error reports since the start, by stage (`pull`: the pull loop restarted; `handler`: a retry),
+   * with the latest one's message.
+   */
+  errorReports(): Readonly<Record<string, { readonly count: number; readonly last: string }>>;
+}
+
 export interface AdoptionApp {
   readonly grpc: GrpcServer;
   /** Creates the indexes the store relies on (idempotent). */
   prepare(): Promise<void>;
   /** Ensures the event stream and starts the durable milestone detector on `nc`. */
-  startConsumer(nc: NatsConnection, options?: ConsumerOptions): Promise<BatchConsumer>;
+  startConsumer(nc: NatsConnection, options?: ConsumerOptions): Promise<AdoptionConsumer>;
   /** Starts the scheduled drift watch (see docs/adoption-model.md, "Drift watch job"). */
   startDriftWatch(): DriftWatchJob;
   /** Runs one drift-watch pass now. */
@@ -333,6 +354,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       // What can never be applied is kept for inspection, not only logged.
       await ensureDeadLetterStream(jsm, { streamName: DEAD_LETTER_STREAM });
       let stopping = false;
+      const timings = createBatchTimings();
+      const errorReports: Record<string, { count: number; last: string }> = {};
       const consumer = await startBatchConsumer(jetstream(nc), jsm, {
         streamName,
         durableName: consumerName,
@@ -346,21 +369,30 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
           schedule,
           onTransitions,
           stopping: () => stopping,
+          timings,
         }),
+        onBatch: (report) => timings.finish(report),
         deadLetter: { subject: deadLetterSubject(consumerName) },
         ...(options.retryBackoff ? { retryBackoff: options.retryBackoff } : {}),
         ...(options.lease ? { lease: options.lease } : {}),
         batchSize: options.batchSize ?? DEFAULT_ADOPTION_BATCH_SIZE,
-        ...(options.flushWindowMs ? { flushWindowMs: options.flushWindowMs } : {}),
+        flushWindowMs: options.flushWindowMs ?? DEFAULT_ADOPTION_FLUSH_WINDOW_MS,
         ...(options.ackWaitMs ? { ackWaitMs: options.ackWaitMs } : {}),
         onInvalid: (report) => logger.warn({ ...report }, 'invalid event dead-lettered and acknowledged'),
-        onError: (error, report) =>
-          logger.warn({ err: error, ...report }, 'event batch not applied yet; will retry'),
+        onError: (error, report) => {
+          errorReports[report.stage] = {
+            count: (errorReports[report.stage]?.count ?? 0) + 1,
+            last: error instanceof Error ? error.message : String(error),
+          };
+          logger.warn({ err: error, ...report }, 'event batch not applied yet; will retry');
+        },
       });
       return {
         durableName: consumer.durableName,
         owning: () => consumer.owning(),
         stats: () => consumer.stats(),
+        batchTimings: () => timings.recent(),
+        errorReports: () => structuredClone(errorReports),
         stop: async () => {
           stopping = true;
           await consumer.stop();

@@ -1,5 +1,6 @@
 export { buildApp } from './app.js';
-export type { AdoptionApp, AdoptionDeps } from './app.js';
+export type { AdoptionApp, AdoptionConsumer, AdoptionDeps } from './app.js';
+export type { BatchTiming } from './events/batch-timings.js';
 export { loadConfig } from './config.js';
 /** The inline summary of a stored aggregate document, whichever shape it was written in (for tests reading the store). */
 export { storedSummary } from './store/aggregate-document.js';

@@ -62,6 +62,7 @@ async function handleTraced(
   spans: ReturnType<typeof startMessageSpans>,
 ): Promise<void> {
   const started = Date.now();
+  const waitedMs = oldestAgeMs(msgs, started);
   const { counters } = settings;
   counters.batches += 1;
   counters.delivered += msgs.length;
@@ -112,12 +113,20 @@ async function handleTraced(
     deadLettered: counters.deadLettered - deadLetteredBefore,
     attempts,
     durationMs: Date.now() - started,
+    waitedMs,
   };
   try {
     settings.onBatch?.(batch);
   } catch {
     // A failing metrics hook must not leave messages unsettled.
   }
+}
+
+/** Age of the oldest message at `now`, from the server's stored timestamp (same host clock here). */
+function oldestAgeMs(msgs: readonly JsMsg[], now: number): number {
+  let oldest = Infinity;
+  for (const msg of msgs) oldest = Math.min(oldest, msg.info.timestampNanos / 1_000_000);
+  return oldest === Infinity ? 0 : Math.max(0, now - oldest);
 }
 
 const missing: TenantOutcome = { kind: 'retry', reason: 'the batch handler gave no outcome for the tenant' };

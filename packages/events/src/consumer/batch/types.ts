@@ -49,6 +49,12 @@ export interface BatchReport {
   /** Handler calls it took (1 when nothing was retried). */
   readonly attempts: number;
   readonly durationMs: number;
+  /**
+   * How old the batch's oldest message was when the handler got it: from the stream's stored
+   * timestamp (publish) to the start of handling, so the pull, the flush window and the wait
+   * behind the previous batch. Where a message's publish → applied time goes before its write.
+   */
+  readonly waitedMs: number;
 }
 
 /** Counters since the consumer started; redeliveries count again. */
