@@ -12,13 +12,11 @@ import { riskSignalId } from './signal-id.js';
 
 function groupBySubject(
   rule: RiskRule,
-  log: FactLog,
+  facts: readonly TimedFact[],
   companyId: string,
-  now: number,
 ): Map<string, TimedFact[]> {
   const groups = new Map<string, TimedFact[]>();
-  for (const fact of log.facts) {
-    if (!riskFactCounts(fact.at, now)) continue;
+  for (const fact of facts) {
     if (
       !rule.arms.includes(fact.type) &&
       !rule.rearms.includes(fact.type) &&
@@ -61,15 +59,17 @@ function signalFor(
 
 /**
  * Every drift-watch signal the facts of the last RISK_HISTORY_MS imply as of `now`, resolved
- * ones included, most recently detected first. Derived from facts and time only, so detection is idempotent: running it
- * again, or on a replay, yields the same signals with the same ids, and the store can upsert
+ * ones included, most recently detected first. Derived from facts and time only, so detection
+ * is idempotent: running it again, or on a replay, yields the same signals with the same ids, and the store can upsert
  * them by id. Escalation is then `advance` on the same delays.
  */
 export function detectSignalsInLog(companyId: string, log: FactLog, now: number): readonly RiskSignal[] {
   const signals: RiskSignal[] = [];
+  // The risk history once, not once per rule.
+  const current = log.facts.filter((fact) => riskFactCounts(fact.at, now));
   for (const kind of RISK_KINDS) {
     const rule = RISK_RULES[kind];
-    for (const [subject, facts] of groupBySubject(rule, log, companyId, now)) {
+    for (const [subject, facts] of groupBySubject(rule, current, companyId)) {
       const signal = signalFor(rule, companyId, subject, facts, now);
       if (signal !== null) signals.push(signal);
     }
