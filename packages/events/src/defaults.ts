@@ -34,6 +34,16 @@ export const DEFAULT_PULL_BATCH = 8;
  */
 export const DEFAULT_FETCH_EXPIRES_MS = 1_000;
 
+/**
+ * How long after its expiry the pull loop ends a request itself. The server is done with a request
+ * at its expiry, but the client is not always told: nats-server 2.9 can drop an expired request
+ * without its 408 answer when a message comes in at that instant, and a request the loop has not
+ * read for a while (a slow handler, a full batch queue) hears nothing more either way. Left to
+ * nats.js, such a request ends a second or more later with `heartbeats missed`. The grace covers
+ * what the server delivered just before the expiry, still on its way.
+ */
+export const FETCH_END_GRACE_MS = 100;
+
 /** Delays before the pull loop is restarted after the library ended it (consumer deleted, reconnect). */
 export const PULL_RESTART_INITIAL_MS = 250;
 export const PULL_RESTART_MAX_MS = 10_000;

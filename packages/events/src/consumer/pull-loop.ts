@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
 import { ClosedConnectionError, DrainingConnectionError } from '@nats-io/nats-core';
-import { PULL_RESTART_INITIAL_MS, PULL_RESTART_MAX_MS } from '../defaults.js';
+import { FETCH_END_GRACE_MS, PULL_RESTART_INITIAL_MS, PULL_RESTART_MAX_MS } from '../defaults.js';
 import type { ConsumerErrorReport } from './types.js';
 
 export interface PullLoopOptions {
@@ -69,6 +69,9 @@ async function pullUntilAborted(
   const { signal } = options;
   while (!signal.aborted) {
     const messages = await consumer.fetch({ max_messages: options.batch, expires: options.fetchExpiresMs });
+    // Ends the request once the server is surely done with it, whether or not it said so: what
+    // already arrived is still handed out, and stop() also silences nats.js's heartbeat monitor.
+    const overdue = setTimeout(() => messages.stop(), options.fetchExpiresMs + FETCH_END_GRACE_MS);
     const held: JsMsg[] = [];
     try {
       for await (const msg of messages) {
@@ -80,6 +83,7 @@ async function pullUntilAborted(
         progress.handled = true;
       }
     } finally {
+      clearTimeout(overdue);
       // Even when the request failed: a message already here still goes back without waiting.
       for (const msg of held) release(options, msg);
     }
