@@ -86,9 +86,11 @@ export async function busyTenantDrain(bed, tenantId, events, budgetMs) {
   const consumer = await bed.adoption.startConsumer(bed.nc);
   const before = consumer.stats().applied;
   const started = performance.now();
+  await until(async () => consumer.stats().applied - before > 0, budgetMs, 1);
+  const firstBatchMs = performance.now() - started;
   await until(async () => consumer.stats().applied - before >= events, budgetMs, 2);
   const seconds = (performance.now() - started) / 1_000;
   const applied = consumer.stats().applied - before;
   await consumer.stop();
-  return { events: applied, seconds, perSecond: applied / seconds };
+  return { events: applied, seconds, perSecond: applied / seconds, firstBatchMs };
 }

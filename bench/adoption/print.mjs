@@ -4,7 +4,7 @@ import process from 'node:process';
 const line = (text) => void process.stdout.write(`${text}\n`);
 const fixed = (/** @type {number} */ n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
-/** @typedef {{ events: number; seconds: number; perSecond: number }} Rate */
+/** @typedef {{ events: number; seconds: number; perSecond: number; firstBatchMs?: number }} Rate */
 /** @typedef {Rate & { offeredPerSecond: number; latency: { samples: number; p50: number; p99: number } }} Paced */
 
 /** @param {string} name @param {Paced} p @param {string} [ratio] */
@@ -78,6 +78,9 @@ export function printReport(r) {
         `${fixed(row.paced.perSecond / first.paced.perSecond, 2).padStart(17)}${fixed(row.paced.latency.p99 / first.paced.latency.p99, 2).padStart(13)}`,
     );
   }
+  line(
+    `drains: ${history.map((row) => `${row.prior} prior ${row.drain.events} events in ${fixed(row.drain.seconds, 2)} s, first batch applied after ${fixed(row.drain.firstBatchMs ?? NaN, 0)} ms`).join('; ')}`,
+  );
   line('\npaced phases: what each latency is over, and the consumer process meanwhile (ms)');
   const phases = [
     ...history.map((row) => [`busy, ${row.prior} prior`, row.paced]),
