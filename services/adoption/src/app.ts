@@ -198,7 +198,10 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   // The read model (docs/adoption-model.md, "Read models"): every read of an RPC is served from
   // here; every write of this replica raises the tenant's floor and tells the other replicas.
   const reads = createVersionedCache<TenantAggregate>({
-    load: (tenantId) => stored.load(tenantId),
+    // The consumer's own last write when it has it, as the database holds it (the version fences
+    // it, a newer or unversioned change forgets it): a busy tenant's read after each of the
+    // consumer's writes no longer reads the document and its parts back.
+    load: (tenantId) => stored.loadForFacts(tenantId),
     versionOf: (aggregate) => aggregate.version,
     ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),

@@ -4,6 +4,7 @@ import { contracts, type AdoptionServiceClient } from '@tap/contracts';
 import { readModelNoticeSubject } from '@tap/events';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { gateOpen, testIdentity, waitFor } from '@tap/testkit';
+import type { CommandStartedEvent } from 'mongodb';
 import type { AdoptionApp } from '../src/app.js';
 import { AGGREGATES_COLLECTION } from '../src/store/aggregate-document.js';
 import { productEvent } from './support/events.js';
@@ -43,6 +44,26 @@ async function storedVersion(tenantId: string): Promise<number> {
   return doc?.version ?? 0;
 }
 
+/** Counts find commands on the aggregates collection for one tenant's document, until stop(). */
+function countAggregateFinds(tenantId: string) {
+  const client = bed.db.client;
+  const finds = { count: 0, stop: () => undefined as void };
+  const listener = (event: CommandStartedEvent) => {
+    const filter = event.command['filter'] as { _id?: unknown } | undefined;
+    if (
+      event.commandName === 'find' &&
+      event.command['find'] === AGGREGATES_COLLECTION &&
+      filter?._id === tenantId
+    )
+      finds.count += 1;
+  };
+  client.on('commandStarted', listener);
+  finds.stop = () => {
+    client.off('commandStarted', listener);
+  };
+  return finds;
+}
+
 /** A tenant on CORE with its profile completed (kickoff's dependency), read once by `client`. */
 async function tenantReadyForKickoff(client: AdoptionServiceClient) {
   const tenantId = randomUUID();
@@ -68,6 +89,27 @@ describe('the cached read model of adoption', () => {
       timeoutMs: 30_000,
     });
     expect((await unaryCall(bed.client, 'GetState', {}, auth)).appliedEventCount).toBe(1);
+  });
+
+  it("serves the consumer's own write to the next read without reading the document back", async () => {
+    const tenantId = randomUUID();
+    await bed.setTier(tenantId, 'CORE');
+    const auth = await bed.as(tenantId);
+    await unaryCall(bed.client, 'GetState', {}, auth);
+    await bed.publisher.publish(productEvent(tenantId, 'company.profile_completed', {}, bed.clock.now()));
+    await waitFor('the event applied', async () => (await storedVersion(tenantId)) > 0, {
+      timeoutMs: 30_000,
+    });
+    const finds = countAggregateFinds(tenantId);
+    try {
+      expect((await unaryCall(bed.client, 'GetState', {}, auth)).appliedEventCount).toBe(1);
+      expect(finds.count).toBe(0);
+      // The other replica did not write it: it reads the document.
+      expect((await unaryCall(replicaClient, 'GetState', {}, auth)).appliedEventCount).toBe(1);
+      expect(finds.count).toBeGreaterThan(0);
+    } finally {
+      finds.stop();
+    }
   });
 
   it('serves a manual completion to the next read on the replica that wrote it', async () => {

@@ -73,7 +73,8 @@ export async function openTestBed(
 ): Promise<TestBed> {
   const urls = infraUrls();
   const namespace = testNamespace(label);
-  const mongo = new MongoClient(urls.mongoUrl);
+  // Command events on: a test may count what reaches the database (read-model.test.ts).
+  const mongo = new MongoClient(urls.mongoUrl, { monitorCommands: true });
   const db = mongo.db(`${namespace}_adoption`);
   const entitlementsMongo = options.entitlementsMongoUrl
     ? new MongoClient(options.entitlementsMongoUrl)
