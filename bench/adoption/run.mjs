@@ -13,7 +13,8 @@
  * Starts NATS and FerretDB on free loopback ports through @tap/testkit unless MONGO_URL,
  * NATS_URL and REDIS_URL are set. Bounded: BENCH_SECONDS (default 5) per latency phase, a 10 s
  * budget per throughput phase, 60 s per drain, BENCH_PACED_SECONDS (4) of publishing per paced
- * phase; loading the 1,000,000-event history takes most of the run (about 3–6 minutes in all).
+ * phase; loading the 1,000,000-event history (twice: a drained and a paced tenant) takes most of
+ * the run (about 3–7 minutes in all).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
