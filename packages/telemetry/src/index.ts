@@ -11,6 +11,7 @@ export type { TestTracing } from './test-tracing.js';
 export { initMetrics, metricsRegistry, metricsRoute, renderMetrics } from './metrics/registry.js';
 export type { MetricsAnswer } from './metrics/registry.js';
 export {
+  countAnswerCacheLookup,
   countLimiterDecision,
   grpcCodeName,
   LATENCY_BUCKETS,
@@ -20,7 +21,7 @@ export {
   rpcMetricsObserver,
   statusClass,
 } from './metrics/series.js';
-export type { LimiterOutcome } from './metrics/series.js';
+export type { AnswerCacheOutcome, LimiterOutcome } from './metrics/series.js';
 export { watchConsumer, PENDING_SAMPLE_TIMEOUT_MS } from './metrics/consumer-metrics.js';
 export type { ConsumerCounts, WatchedConsumer } from './metrics/consumer-metrics.js';
 export { instrumentRedis } from './metrics/redis-metrics.js';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readSample, renderMetrics } from '@tap/telemetry';
 import { adoptionApi, event, type AdoptionApi, type StateJson } from './support/adoption-api.js';
 import { startSystem, type System } from './support/system.js';
 import { waitFor } from './support/wait-for.js';
@@ -71,9 +72,19 @@ describe("the gateway's answers of adoption's and entitlements' reads", () => {
     expect(kept.status).toBe(200);
     // No adoption from here on (this test is the file's last).
     await system.adoption.grpc.shutdown(500);
+    const lookups = async (route: string, outcome: string) =>
+      readSample((await renderMetrics()).body, 'gateway_answer_cache_lookups_total', { route, outcome });
+    const state = '/api/v1/tenant/adoption/state';
+    const coverage = '/api/v1/tenant/adoption/coverage';
+    const before = [await lookups(state, 'hit'), await lookups(coverage, 'miss')];
     const again = await api.get('/state');
     expect(again.status).toBe(200);
     expect(again.body).toEqual(kept.body);
     expect((await api.get('/coverage')).status).toBe(503);
+    // Counted as the operator sees them (docs/operations.md): one hit, one miss.
+    expect([await lookups(state, 'hit'), await lookups(coverage, 'miss')]).toEqual([
+      (before[0] ?? 0) + 1,
+      (before[1] ?? 0) + 1,
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  countAnswerCacheLookup,
   countLimiterDecisions,
   initMetrics,
   instrumentRedis,
@@ -25,6 +26,9 @@ describe('metrics', () => {
     });
     await limiter.consume();
     await limiter.peek();
+    countAnswerCacheLookup('/api/v1/tenant/adoption/state', 'miss');
+    countAnswerCacheLookup('/api/v1/tenant/adoption/state', 'hit');
+    countAnswerCacheLookup('/api/v1/tenant/adoption/state', 'hit');
     const answer = await metricsRoute()('/metrics');
     expect(await metricsRoute()('/other')).toBeUndefined();
     const body = answer?.body ?? '';
@@ -52,6 +56,12 @@ describe('metrics', () => {
       readSample(body, 'ratelimit_decisions_total', { policy: 'login-per-ip', outcome: 'refused' }),
     ).toBe(1);
     expect(readSample(body, 'ratelimit_decisions_total', { policy: 'p' })).toBe(0);
+    const lookups = (outcome: string) =>
+      readSample(body, 'gateway_answer_cache_lookups_total', {
+        route: '/api/v1/tenant/adoption/state',
+        outcome,
+      });
+    expect([lookups('hit'), lookups('miss')]).toEqual([2, 1]);
     expect(readSample(body, 'events_consumer_applied_total', { consumer: 'unit-consumer' })).toBe(2);
     expect(readSample(body, 'events_consumer_pending', { consumer: 'unit-consumer' })).toBe(7);
     expect(body).toContain('process_resident_memory_bytes');

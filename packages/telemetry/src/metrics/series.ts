@@ -31,6 +31,7 @@ export const METRIC_NAMES = {
   consumerRedelivered: 'events_consumer_redeliveries_total',
   consumerDeadLettered: 'events_consumer_dead_lettered_total',
   consumerPending: 'events_consumer_pending',
+  answerCacheLookups: 'gateway_answer_cache_lookups_total',
 } as const;
 
 /** `2xx`, `4xx`, … from an HTTP status code. */
@@ -62,6 +63,23 @@ export function observeHttpRequest(route: string, method: string, statusCode: nu
         registers: [r],
       }),
   ).observe(labels, seconds);
+}
+
+/** Whether the gateway's answer cache had a tenant's read answer (`hit`) or asked the service (`miss`). */
+export type AnswerCacheOutcome = 'hit' | 'miss';
+
+/** Records one lookup of the gateway's answer cache; `route` is the route pattern. */
+export function countAnswerCacheLookup(route: string, outcome: AnswerCacheOutcome): void {
+  once(
+    METRIC_NAMES.answerCacheLookups,
+    (r) =>
+      new Counter({
+        name: METRIC_NAMES.answerCacheLookups,
+        help: "Tenant read answers looked up in the gateway's answer cache, by outcome",
+        labelNames: ['route', 'outcome'],
+        registers: [r],
+      }),
+  ).inc({ route, outcome });
 }
 
 const GRPC_CODES = [

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { countAnswerCacheLookup } from '@tap/telemetry';
 import type { AnswerCache } from './answer-cache.js';
 import { sendJsonBody } from './reply-json-memo.js';
 
@@ -16,6 +17,8 @@ export async function sendTenantAnswer(
   load: () => Promise<Buffer>,
 ): Promise<FastifyReply> {
   const kept = answers.get(tenantId, key);
+  const route = reply.request.routeOptions.url ?? 'unmatched';
+  countAnswerCacheLookup(route, kept ? 'hit' : 'miss');
   if (kept) return sendJsonBody(reply, kept);
   const ticket = answers.ticket();
   const body = await load();
