@@ -22,6 +22,13 @@ const SLOW_MS = 3 * DEFAULT_FETCH_EXPIRES_MS;
 describe('the end of a pull request', () => {
   let bed: EventsTestBed;
   let publisher: EventPublisher;
+  // The consumers the running test started.
+  let stopAll: (() => Promise<void>) | undefined;
+
+  afterEach(async () => {
+    await stopAll?.();
+    stopAll = undefined;
+  });
 
   beforeAll(async () => {
     bed = await openTestBed('pull_request_end');
@@ -33,18 +40,12 @@ describe('the end of a pull request', () => {
   });
 
   describe('in a durable consumer', () => {
-    const consumers = () => consumerStarter(bed);
-    let started: ReturnType<typeof consumerStarter> | undefined;
-
-    afterEach(async () => {
-      await started?.stopAll();
-    });
-
     it('is not a pull failure while a handler runs past the request', async () => {
       const tenantId = randomUUID();
       const durableName = uniqueDurable();
       const seen = recorder();
-      started = consumers();
+      const started = consumerStarter(bed);
+      stopAll = () => started.stopAll();
       await started.start(tenantId, seen, {
         durableName,
         handler: async (event, delivery) => {
@@ -66,19 +67,14 @@ describe('the end of a pull request', () => {
   });
 
   describe('in a batch consumer', () => {
-    let started: ReturnType<typeof batchStarter> | undefined;
-
-    afterEach(async () => {
-      await started?.stopAll();
-    });
-
     it('is not a pull failure while the pull side waits for room behind a slow batch', async () => {
       const tenantId = randomUUID();
       const durableName = uniqueDurable();
       const seen = batchRecorder();
       const ledger = new Ledger();
       const apply = ledger.handler();
-      started = batchStarter(bed);
+      const started = batchStarter(bed);
+      stopAll = () => started.stopAll();
       // Two messages a batch, so four in memory: the pull side has to wait for room.
       await started.start(seen, {
         durableName,
