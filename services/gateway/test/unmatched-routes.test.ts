@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tlsFromPem } from '@tap/grpc-kit';
 import { createRateLimitRedis, type RateLimitRedis } from '@tap/ratelimit';
 import { Readiness } from '@tap/runtime';
@@ -43,6 +45,30 @@ afterAll(async () => {
 });
 
 type Method = InjectOptions['method'];
+
+/** One request over a real socket: status, Allow and the body as text. */
+function overTheWire(
+  port: number,
+  method: string,
+  path: string,
+  body?: { type: string; text: string },
+): Promise<{ status: number; allow: string | undefined; text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: body ? { 'content-type': body.type } : {} },
+      (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (text += chunk));
+        incoming.on('end', () =>
+          resolve({ status: incoming.statusCode ?? 0, allow: incoming.headers['allow'], text }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body?.text);
+  });
+}
 
 async function ask(method: string, url: string, extra: Partial<InjectOptions> = {}) {
   const response = await app.inject({ method: method as Method, url, ...extra });
@@ -99,6 +125,26 @@ describe('a method a known path does not serve', () => {
       payload: JSON.stringify({ pad: 'x'.repeat(70_000) }),
     });
     expect(tooLarge).toMatchObject({ status: 405, allow: 'GET, HEAD' });
+  });
+
+  it('answers the same over a real socket, a streamed bodyful QUERY included', async () => {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const broken = { type: 'application/json', text: '{"not json' };
+    expect(await overTheWire(port, 'QUERY', '/api/v1/tenant', broken)).toMatchObject({
+      status: 405,
+      allow: 'GET, HEAD',
+      text: expect.stringContaining('"METHOD_NOT_ALLOWED"'),
+    });
+    expect(await overTheWire(port, 'PROPFIND', '/api/v1/tenant/adoption/state')).toMatchObject({
+      status: 405,
+      allow: 'GET, HEAD',
+    });
+    expect(await overTheWire(port, 'QUERY', '/api/v1/nowhere', broken)).toMatchObject({
+      status: 404,
+      allow: undefined,
+      text: expect.stringContaining('"ROUTE_NOT_FOUND"'),
+    });
   });
 
   it('answers without asking for a token, as an unknown path does', async () => {
