@@ -73,8 +73,8 @@ export class Readiness {
 
 /**
  * The public form of a report: `{"status":"not ready","down":["entitlements"]}`. Check names
- * only; error messages, addresses and stacks stay in the log (issue #11: the public `/readyz`
- * showed dependency errors with internal addresses).
+ * only; error messages, addresses and stacks stay in the log (a public `/readyz` must not give
+ * away dependency errors with internal addresses).
  */
 export function publicReadiness(report: ReadinessReport): PublicReadiness {
   const down = Object.entries(report.dependencies)

@@ -2,7 +2,7 @@ import { durationMs, str } from '@tap/config';
 import { DEFAULT_TLS_REFRESH_INTERVAL_MS, type TlsFiles } from '@tap/grpc-kit';
 
 /**
- * The mTLS variables every service reads (README's configuration table). Required: there is no
+ * The mTLS variables every service reads (docs/configuration.md). Required: there is no
  * plaintext gRPC. Kubernetes points them at the csi-driver-spiffe volume; `npm run up` at
  * `.infra/pki/<service>/`.
  */

@@ -111,11 +111,10 @@ export const DEAD_LETTER_STREAM = 'DEADLETTER';
 /**
  * Messages per batch. A batch is written tenant by tenant (TENANT_WRITE_CONCURRENCY at a time),
  * and all of it must be acked within the consumer's ack wait (15 s) or the server redelivers it
- * while it is still being written. At 100 a batch's fixed costs (the tenant's document, a summary
- * part, the raw log) capped one busy tenant at 1,429 events/s; at 500, 4,160 (bench/adoption,
- * 2026-11-24). 500 one-event tenants took longer than the ack wait on FerretDB while its `_id`
- * updates scanned the collection (a rolling restart saw 629 redeliveries); with the `_id` index
- * used (docs/foundation.md, "FerretDB's limits") they take about 2 s.
+ * while it is still being written. Each batch pays fixed costs per tenant (its document, a summary
+ * part, the raw log), so small batches cap a busy tenant's rate; a large one must still be
+ * written well inside the ack wait, which holds only while FerretDB finds documents by their `_id`
+ * index (docs/foundation.md, "FerretDB's limits"; the measurements: docs/adoption-model.md §22).
  */
 export const DEFAULT_ADOPTION_BATCH_SIZE = 500;
 
@@ -123,8 +122,8 @@ export const DEFAULT_ADOPTION_BATCH_SIZE = 500;
  * How long a batch waits to fill after its first message. Batches clock themselves: a message
  * that arrives while a batch is being written waits for it anyway, and the next batch takes what
  * came meanwhile at once, so a busy tenant's batches still grow with the backlog and the window
- * only decides how long an event arriving at an idle consumer waits. @tap/events' default (150 ms)
- * was most of publish → visible (bench/adoption: waited 150–170 ms of a 200 ms p50).
+ * only decides how long an event arriving at an idle consumer waits: @tap/events' default (150 ms)
+ * would be most of the time from publish to visible.
  */
 export const DEFAULT_ADOPTION_FLUSH_WINDOW_MS = 50;
 
@@ -232,7 +231,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const onTransitions = (tenantId: string, transitions: readonly SignalTransition[]) => {
     for (const t of transitions) watchLogger.info({ tenantId, ...t }, 'risk signal moved');
   };
-  // The tier promise between services (issue #13): what entitlements said is reused for 1 s per
+  // The tier promise between services: what entitlements said is reused for 1 s per
   // tenant, concurrent reads sharing one call. The credential only authenticates the call: the
   // tenant is the token's, so any caller of the tenant gets the same answer.
   // A reload that brings the same tier or context back keeps the object (the memos keyed by it

@@ -16,6 +16,7 @@ import { toHttpError } from './http/errors/map-error.js';
 import { sendHttpError } from './http/errors/send-http-error.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
+import { unmatchedRoutesPlugin } from './http/plugins/unmatched-routes.js';
 import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
 import { apiReferenceRoutes } from './http/docs/api-reference-routes.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
@@ -105,6 +106,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Cookies parsed once per request that has any (the browser surface), written at onSend.
   await app.register(fastifyCookie);
   await app.register(errorHandlerPlugin);
+  // Before any body is parsed: an unmatched request gets its 404 or 405 (unmatched-routes.ts).
+  await app.register(unmatchedRoutesPlugin);
   await app.register(metricsPlugin);
   // Before every route: the document is built from the routes registered after it.
   await app.register(openApiPlugin);

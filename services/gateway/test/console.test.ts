@@ -102,6 +102,16 @@ describe('the web console on the gateway origin', () => {
     expect(response.headers['location']).toBe('/console/');
   });
 
+  it('redirects the origin root to /console/, for GET and HEAD alike', async () => {
+    const app = await gatewayWith(dir);
+    for (const method of ['GET', 'HEAD'] as const) {
+      const response = await app.inject({ method, url: '/' });
+      expect([method, response.statusCode, response.headers['location']]).toEqual([method, 302, '/console/']);
+    }
+    const post = await app.inject({ method: 'POST', url: '/' });
+    expect([post.statusCode, post.headers['allow']]).toEqual([405, 'GET, HEAD']);
+  });
+
   it('serves hashed assets for a year; a missing asset is the JSON 404, not the page', async () => {
     const app = await gatewayWith(dir);
     const asset = await app.inject({ method: 'GET', url: '/console/assets/app-1a2b.js' });
@@ -151,9 +161,11 @@ describe('the web console on the gateway origin', () => {
   it('serves nothing at /console/ when the console is not built or is switched off', async () => {
     for (const consoleDir of [join(dir, 'not-built'), undefined]) {
       const app = await gatewayWith(consoleDir);
-      const response = await app.inject({ method: 'GET', url: '/console/' });
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toMatchObject({ error: { code: 'ROUTE_NOT_FOUND' } });
+      for (const url of ['/console/', '/']) {
+        const response = await app.inject({ method: 'GET', url });
+        expect([url, response.statusCode]).toEqual([url, 404]);
+        expect(response.json()).toMatchObject({ error: { code: 'ROUTE_NOT_FOUND' } });
+      }
     }
   });
 });

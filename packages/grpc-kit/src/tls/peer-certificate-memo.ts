@@ -7,8 +7,8 @@ let installed = false;
  * Makes a TLS socket answer `getPeerCertificate()` from memory after the first time.
  *
  * Why: grpc-js asks the socket for its peer certificate on every call (`getAuthContext()`), and
- * Node builds the whole certificate object (subject, SANs, fingerprints) anew each time — about a
- * tenth of a service's CPU per call at load (bench/reads). A connection's peer certificate is the
+ * Node builds the whole certificate object (subject, SANs, fingerprints) anew each time, a
+ * noticeable share of a service's CPU per call at load. A connection's peer certificate is the
  * one its handshake proved: the caller's identity is fixed per connection already (docs/security.md,
  * "mTLS between services"; connections live at most 30 s, so a rotated certificate is taken up by
  * the next one). Only the plain form is remembered (`detailed` asks Node afresh), only once a

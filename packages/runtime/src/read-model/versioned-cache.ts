@@ -5,7 +5,7 @@ export const DEFAULT_READ_MODEL_TTL_MS = 1_000;
  * views: adoption's aggregates and plans, entitlements' tenant views). Notices, not the TTL, keep
  * such a view fresh; the TTL only bounds what a lost notice costs (a replica that missed it serves
  * the older view at most this long). Short TTLs there cost a store read per busy tenant and TTL,
- * whatever the read rate: at 1 s, 64 busy tenants were 500 FerretDB reads a second (bench/reads).
+ * whatever the read rate: a steady load on the store that notices already make needless.
  */
 export const NOTICED_READ_MODEL_TTL_MS = 10_000;
 /**

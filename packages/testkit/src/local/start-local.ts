@@ -71,9 +71,9 @@ function specFor(kind: InfraKind, port: number, dir: string, env: Env): ServerSp
         args: [
           '--handler=sqlite',
           // WAL with synchronous=NORMAL: a commit is not fsynced on its own (FerretDB's default,
-          // FULL, syncs every update), which about halves an update by _id here
-          // (bench/ferretdb-probe). A crash of FerretDB loses nothing; a power loss may lose the
-          // last commits, never corrupt the file: right for tests and the local stack.
+          // FULL, syncs every update), which about halves an update by _id. A crash of FerretDB
+          // loses nothing; a power loss may lose the last commits, never corrupt the file: right
+          // for tests and the local stack.
           `--sqlite-url=file:${dir}/?_pragma=synchronous(normal)`,
           `--state-dir=${dir}`,
           `--listen-addr=127.0.0.1:${port}`,

@@ -15,8 +15,8 @@ const ISO_TIMESTAMP =
 export function parseInstant(value: unknown): number | null {
   if (typeof value !== 'string') return null;
   // The fold, summaryFacts and the recompute parse the same kept timestamps again and again (a
-  // sixth of the consumer's CPU on a busy tenant, bench/adoption); the answer depends on the
-  // text alone, so it is remembered, a bounded number at a time.
+  // large share of the consumer's CPU on a busy tenant); the answer depends on the text alone,
+  // so it is remembered, a bounded number at a time.
   const known = parsed.get(value);
   if (known !== undefined) return known;
   const ms = parseUncached(value);

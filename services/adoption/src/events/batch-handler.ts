@@ -9,10 +9,9 @@ import { timed, type BatchTimingsRecorder } from './batch-timings.js';
 
 /**
  * Tenants written at once. FerretDB serialises writes in SQLite, but a group is also the
- * consumer's own work and the round trip, which overlap: 1,000 one-event tenants drained at
- * 917–946 events/s with 2 and 1,418–1,583 with 4 (bench/adoption, 2026-11-24), and paced at 500/s
- * the consumer no longer fell behind. More only queues them ahead of the API's reads (a rolling
- * restart saw GetState pass its 2 s deadline at 8).
+ * consumer's own work and the round trip, which overlap: with too few at once the consumer falls
+ * behind many small tenants. More only queues the writes ahead of the API's reads, until
+ * `GetState` misses its 2 s deadline during a rolling restart (docs/adoption-model.md §22).
  */
 export const TENANT_WRITE_CONCURRENCY = 4;
 

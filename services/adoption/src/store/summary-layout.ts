@@ -9,8 +9,8 @@ import type { SummaryStorage } from '../operations/ports.js';
 
 /**
  * Facts of the summary kept inline in the tenant's document. Past this the changed slots move to
- * a part of their own, so the document a write rewrites stays small (FerretDB rewrites a document
- * whole: ~300 ms to read and ~450 ms to update one of 1.4 MB, measured in bench/adoption/probe.mjs).
+ * a part of their own, so the document a write rewrites stays small (FerretDB reads and rewrites
+ * a document whole, so its size is paid on every read and update).
  */
 export const INLINE_SLOT_FACTS = 256;
 /** Parts a summary may span before they are folded into one base (bounds a cold read). */

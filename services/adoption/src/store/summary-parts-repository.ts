@@ -27,10 +27,10 @@ export interface PartContent {
 /**
  * One stored layer: immutable once inserted, so any replica may cache it by id for ever. Written
  * `packed`: the content as one deflated JSON value. FerretDB converts and stores a document
- * field by field, so the same ~200 KB of slots as arrays of documents took 36 ms to insert and
- * 73 ms to read against 2.7 and 4.4 ms packed, deflate and inflate included
- * (bench/adoption/part-format-probe.mjs); on MongoDB it is simply smaller. Parts written before
- * carry `facts` and `slots` as fields and read the same.
+ * field by field, so slots as arrays of documents cost many times one packed value to insert and
+ * to read, deflate and inflate included (bench/adoption/part-format-probe.mjs compares them); on
+ * MongoDB it is simply smaller. Parts written before carry `facts` and `slots` as fields and read
+ * the same.
  */
 export interface SummaryPartDocument extends Partial<PartContent> {
   _id: string;
@@ -143,7 +143,7 @@ export function summaryPartsRepository(
   // ask for them, and their content never changes.
   const remove = async (refs: readonly SummaryPartRef[]): Promise<void> => {
     // One delete by `_id` each: FerretDB v1 answers `_id: { $in }` by scanning (and parsing)
-    // the whole collection of large parts, ~0.5 s a batch in bench/adoption/probe.mjs.
+    // the whole collection of large parts, far slower than one lookup by `_id` each.
     for (const ref of refs) await parts.deleteOne({ _id: ref.id });
   };
   let deletions: Promise<void> = Promise.resolve();

@@ -4,7 +4,7 @@ import type { CountedUsageEvents, SequencedProductEvent } from '../operations/co
 /**
  * Tenants written at once. Each is one document, so on MongoDB they do not contend; FerretDB on
  * SQLite takes one writer at a time and parks the others in its busy handler, so more than a
- * few side by side only wait (bench/entitlements-scale, 1,000 tenants: 4 beat 16 and 1).
+ * few side by side only wait, and one alone leaves the consumer's own work unoverlapped.
  */
 export const TENANT_WRITE_CONCURRENCY = 4;
 
@@ -27,9 +27,8 @@ export function usageBatchHandler(deps: UsageBatchHandlerDeps): BatchHandler {
     let next = 0;
     const worker = async (): Promise<void> => {
       for (let group = groups[next++]; group; group = groups[next++]) {
-        // A stop must not wait for hundreds of tenant writes (a rolling restart saw the shutdown
-        // outlast its 4.5 s grace and exit 1): what is not begun goes back to the stream and the
-        // next owner counts it.
+        // A stop must not wait for hundreds of tenant writes (the shutdown would outlast its
+        // grace and exit 1): what is not begun goes back to the stream and the next owner counts it.
         if (deps.stopping?.()) {
           outcomes.set(group.tenantId, { kind: 'retry', reason: 'stopping' });
           continue;

@@ -31,7 +31,7 @@ export async function resolveCaller(metadata: CallContext['metadata'], auth: Cal
  * The tenant whose OAuth clients or join requests a call manages. The operator names it; a
  * token's tenant is always the token's own, and only a signed-in OWNER or ADMIN may manage them.
  * Never an OAuth client's own token, not even for its own secret: rotating would hand it every
- * scope of the client and lock the real integration out (issue #11).
+ * scope of the client and lock the real integration out.
  */
 export function managedTenant(caller: Caller, requestedTenantId: string): string {
   if (caller.kind === 'operator') {

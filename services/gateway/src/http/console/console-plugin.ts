@@ -75,7 +75,12 @@ export async function consolePlugin(app: FastifyInstance, options: { root: strin
         .header('cache-control', 'no-store')
         .sendFile('index.html', { cacheControl: false });
     const hidden = { schema: { hide: true }, config: { otel: false } };
-    pages.get(CONSOLE_PATH, hidden, async (_request, reply) => reply.redirect(`${CONSOLE_PATH}/`, 302));
+    const toConsole = async (_request: unknown, reply: FastifyReply) =>
+      reply.redirect(`${CONSOLE_PATH}/`, 302);
+    // The origin's root opens the console: a newcomer types localhost:3000, not its path. Only
+    // where there is a console to land on; without one `/` stays the JSON 404.
+    pages.get('/', hidden, toConsole);
+    pages.get(CONSOLE_PATH, hidden, toConsole);
     // Every console path is a page of the app (client-side routing); assets are matched first.
     pages.get(`${CONSOLE_PATH}/*`, hidden, page);
     for (const landing of CONSOLE_LANDINGS) pages.get(landing, hidden, page);

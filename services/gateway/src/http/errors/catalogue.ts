@@ -22,6 +22,8 @@ export const GATEWAY_ERRORS = {
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Requests from this origin are not allowed' },
   API_ACCESS_NOT_IN_TIER: { status: 403, message: 'Your plan does not include API access' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No such route' },
+  // A known path asked with a method it does not serve; sent with `Allow` (plugins/method-not-allowed.ts).
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this path' },
   BODY_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send application/json' },
   // The one code with a body of its own: `{ error, message, retryAfter }` (spec "Rate limits").

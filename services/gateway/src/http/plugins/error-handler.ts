@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { toV2HttpError } from '../browser/v2-errors.js';
-import { gatewayError } from '../errors/catalogue.js';
 import type { HttpError } from '../errors/http-error.js';
 import { toHttpError, toOAuthHttpError } from '../errors/map-error.js';
 import { sendHttpError } from '../errors/send-http-error.js';
+import { routeNotFound } from './unmatched-routes.js';
 
 /**
  * Which of the spec's error bodies a route answers in: `general` (`{ success: false, error }`,
@@ -55,10 +55,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     logRefusal(request, error, mapped);
     return sendHttpError(reply, mapped);
   });
-  app.setNotFoundHandler(async (request, reply) =>
-    sendHttpError(
-      reply,
-      gatewayError('ROUTE_NOT_FOUND', { message: `No route ${request.method} ${request.url.split('?')[0]}` }),
-    ),
-  );
+  // buildApp answers unmatched requests before their body is read (unmatched-routes.ts); this
+  // answers a route's own `callNotFound()`, such as a missing console asset.
+  app.setNotFoundHandler(async (request, reply) => sendHttpError(reply, routeNotFound(request)));
 });

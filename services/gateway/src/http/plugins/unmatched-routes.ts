@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { gatewayError } from '../errors/catalogue.js';
+import type { HttpError } from '../errors/http-error.js';
+import { sendHttpError } from '../errors/send-http-error.js';
+
+const pathOf = (request: FastifyRequest): string => request.url.split('?')[0] ?? '';
+
+/** 404 ROUTE_NOT_FOUND, naming what was asked (the not-found handler's answer too). */
+export function routeNotFound(request: FastifyRequest): HttpError {
+  return gatewayError('ROUTE_NOT_FOUND', { message: `No route ${request.method} ${pathOf(request)}` });
+}
+
+/**
+ * The methods the router serves at `request`'s path, asked of the router itself: every route,
+ * whenever and wherever it registered (HEAD included where Fastify serves it for a GET), counts
+ * without a list of our own to keep in step.
+ */
+function servedMethods(app: FastifyInstance, request: FastifyRequest): string[] {
+  const url = pathOf(request);
+  return app.supportedMethods.filter((method) => app.findRoute({ method, url }) !== null).sort();
+}
+
+/**
+ * A request the router did not match: a known path asked with a method it does not serve answers
+ * 405 METHOD_NOT_ALLOWED with `Allow` (RFC 9110 §15.5.6), an unknown path 404 ROUTE_NOT_FOUND
+ * (docs/api.md).
+ *
+ * In `onRequest`, before body parsing: Fastify parses the body of a method that may carry one
+ * (POST, QUERY…) even on its way to the not-found handler, so a later answer would be 400
+ * INVALID_JSON or a missing content type, not the 405 or 404 the caller needs. Only requests
+ * the router did not match pay for the look-up.
+ */
+export const unmatchedRoutesPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404) return;
+    const allowed = servedMethods(app, request);
+    if (allowed.length === 0) return sendHttpError(reply, routeNotFound(request));
+    const allow = allowed.join(', ');
+    return sendHttpError(
+      reply,
+      gatewayError('METHOD_NOT_ALLOWED', {
+        message: `${request.method} is not served here; use ${allow}`,
+        headers: { allow },
+      }),
+    );
+  });
+});
