@@ -36,7 +36,9 @@ const perDay = (limit: number): LimitRule => ({
 
 beforeAll(async () => {
   redis = await readyClient(infraUrls().redisUrl);
-  limiter = createRateLimiter({ redis, keyPrefix: prefix });
+  // These tests assert what Redis holds; the default 100 ms deadline would, on a loaded machine,
+  // send a call to the local fallback and the assertion would read an untouched Redis.
+  limiter = createRateLimiter({ redis, keyPrefix: prefix, timeoutMs: 5_000 });
 });
 
 afterAll(async () => {
@@ -198,8 +200,18 @@ describe('consume against a real Redis', () => {
 
   it('decides on the Redis clock: limiters whose own clocks are hours apart agree', async () => {
     const who = subject();
-    const ahead = createRateLimiter({ redis, keyPrefix: prefix, clock: () => Date.now() + 3 * 60 * MINUTE });
-    const behind = createRateLimiter({ redis, keyPrefix: prefix, clock: () => Date.now() - 3 * 60 * MINUTE });
+    const ahead = createRateLimiter({
+      redis,
+      keyPrefix: prefix,
+      timeoutMs: 5_000,
+      clock: () => Date.now() + 3 * 60 * MINUTE,
+    });
+    const behind = createRateLimiter({
+      redis,
+      keyPrefix: prefix,
+      timeoutMs: 5_000,
+      clock: () => Date.now() - 3 * 60 * MINUTE,
+    });
     const admitted: boolean[] = [];
     for (let i = 0; i < 6; i += 1)
       admitted.push((await (i % 2 === 0 ? ahead : behind).consume(who, [perMinute(4)])).allowed);
