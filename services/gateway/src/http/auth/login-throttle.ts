@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isRemoteCallError } from '@tap/grpc-kit';
 import { MAX_UNITS, type LimitRule, type RateLimitDecision, type RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { setCookie } from '../browser/cookies.js';
@@ -114,8 +113,8 @@ export interface ThrottledLoginOptions {
 /**
  * Runs `login` (identity's password check, where argon2 runs) only if the caller's network and
  * the account's failure bucket for this source allow it, and answers `429 rate_limit_exceeded`
- * before it otherwise. A wrong password is counted against the bucket; a success remembers the
- * source (and sets the device cookie on the cookie surface). The per-address limit
+ * before it otherwise. Every attempt is charged to the bucket before the check and a success is
+ * refunded, so only failures stay counted; a success also remembers the source (and sets the device cookie on the cookie surface). The per-address limit
  * (`enforceAuthLimit(…, 'login', …)`) is the caller's, before this.
  */
 export async function throttledLogin<T>(
@@ -133,19 +132,13 @@ export async function throttledLogin<T>(
   const account = accountSubject(options.email);
   const sources = sourcesOf(request, options.device !== undefined);
   const bucket = await bucketOf(limiter, account, sources);
-  const room = await limiter.peek(bucket.subject, [bucket.rule]);
-  if (!room.allowed) throw refuse(reply, room, 'failed logins for this account');
-  let result: T;
-  try {
-    result = await login();
-  } catch (error) {
-    // Counted after the check rather than before: only failures count, so the owner's own
-    // sign-ins never use up the budget. Concurrent guesses can overshoot by what is in flight,
-    // and every one of those has paid the per-address limit first.
-    if (isRemoteCallError(error) && error.reason === 'INVALID_CREDENTIALS')
-      await consumeLimit(request, limiter, bucket.subject, [bucket.rule]);
-    throw error;
-  }
+  // Charged before the password check and given back on success: every guess in flight has
+  // already paid, so no more than the limit of them reach argon2 however many arrive at once,
+  // and the owner's own sign-ins still cost nothing. Any failure keeps its charge (the safe side).
+  const charge = await consumeLimit(request, limiter, bucket.subject, [bucket.rule]);
+  if (!charge.allowed) throw refuse(reply, charge, 'failed logins for this account');
+  const result = await login();
+  await limiter.refund(bucket.subject, [bucket.rule], charge);
   await remember(limiter, reply, account, sources, options.device);
   return result;
 }
