@@ -72,7 +72,7 @@ describe('ambiguous credentials', () => {
   it('refuses two Authorization headers (a valid bearer first) with 400 invalid_request on every route', async () => {
     for (const second of ['Basic Z2FyYmFnZTpnYXJiYWdl', 'garbage', bearer]) {
       for (const { key, method, path } of routes) {
-        const answer = await raw(method, path, { authorization: [bearer, second] });
+        const answer = await raw(method, path, { Authorization: [bearer, second] });
         expect({ key, second, ...answer }).toEqual({ key, second, status: 400, body: invalidRequest });
       }
     }
