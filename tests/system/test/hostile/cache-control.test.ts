@@ -44,7 +44,7 @@ describe('Cache-Control on every route', () => {
 
   it('answers every other route of the table with no-store, with and without a token', async () => {
     expect(routes.length).toBeGreaterThan(10);
-    for (const headers of [{ authorization: bearer }, {}]) {
+    for (const headers of [{ authorization: bearer }, {}] as Record<string, string>[]) {
       for (const { key, method, path } of routes) {
         const answer = await system.http(method, path, {
           headers,
