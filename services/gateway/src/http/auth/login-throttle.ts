@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { domainToASCII } from 'node:url';
 import { MAX_UNITS, type LimitRule, type RateLimitDecision, type RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { setCookie } from '../browser/cookies.js';
@@ -65,12 +66,25 @@ const sha256 = (label: string, value: string) =>
   createHash('sha256').update(`${label}\0${value}`, 'utf8').digest('hex');
 
 /**
- * The Redis subject of an account: a hash of the e-mail as identity normalises it (trimmed, lower
- * case), so Redis never holds an address and every spelling of one account shares its buckets.
+ * An address in the form identity compares (docs/identity.md, "E-mail addresses and domains"):
+ * NFKC, lower case, the domain through IDNA. Identity also refuses confusable spellings; here
+ * every spelling only has to land in the same bucket as the account's own.
+ */
+function comparableEmail(email: string): string {
+  const unified = email.trim().normalize('NFKC').toLowerCase();
+  const at = unified.lastIndexOf('@');
+  if (at < 0) return unified;
+  const domain = domainToASCII(unified.slice(at + 1)) || unified.slice(at + 1);
+  return `${unified.slice(0, at)}@${domain.toLowerCase()}`;
+}
+
+/**
+ * The Redis subject of an account: a hash of the e-mail as identity normalises it, so Redis
+ * never holds an address and every spelling of one account shares its buckets.
  * Keyed whether or not the account exists, so a 429 says nothing about existence.
  */
 export function accountSubject(email: string): string {
-  return `acct:${sha256('login-account', email.trim().toLowerCase())}`;
+  return `acct:${sha256('login-account', comparableEmail(email))}`;
 }
 
 /** Where a login comes from, as far as the account's memory of its sources goes. */
