@@ -132,6 +132,12 @@ describe('internal RPCs called without or with the wrong service identity', () =
     const listed = await unaryCall(theOperator, 'ListOAuthClients', { tenantId }, operator);
     expect(listed.clients.map((c) => c.clientId)).toContain(client.clientId);
     expect(await statusOf(unaryCall(theOperator, 'ListJoinRequests', { tenantId }, operator))).toBe('OK');
+    // Entitlements holds no operator token: SetTier is the operator's certificate alone (allowlist),
+    // refused to the gateway's above and served to the operator's.
+    const operatorEntitlements = await as(entitlementsService, system.addresses.entitlements, 'operator');
+    expect(
+      await statusOf(unaryCall(operatorEntitlements, 'SetTier', { tenantId, tierCode: 'CORE' }, operator)),
+    ).toBe('OK');
     // And the operator's certificate without the token is refused.
     expect(await statusOf(unaryCall(theOperator, 'ListOAuthClients', { tenantId }))).not.toBe('OK');
     expect(
