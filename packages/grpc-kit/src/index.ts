@@ -61,6 +61,8 @@ export {
   allowlistInterceptor,
   authorizeCall,
   HEALTH_PATH_PREFIX,
+  PEER_SERVICE_METADATA,
+  peerServiceOf,
   unlistedMethods,
 } from './tls/rpc-allowlist.js';
 export type { RpcAllowlist } from './tls/rpc-allowlist.js';

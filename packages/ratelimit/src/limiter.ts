@@ -11,7 +11,7 @@ import {
   type RedisFailure,
 } from './redis-failure.js';
 import { isIntegerIn, MAX_UNITS, resolveRules, type LimitRule, type ResolvedRule } from './rules.js';
-import { runScript, type RateLimitRedis } from './run-script.js';
+import { REFUND, runScript, type RateLimitRedis } from './run-script.js';
 import { readScriptReply, scriptArgs } from './script-io.js';
 
 export interface RateLimiterOptions {
@@ -48,6 +48,20 @@ export interface RateLimiter {
   consume(subject: string, limits: readonly LimitRule[], cost?: number): Promise<RateLimitDecision>;
   /** Like `consume`, but charges nothing: would `cost` units be admitted now? (For usage reports.) */
   peek(subject: string, limits: readonly LimitRule[], cost?: number): Promise<RateLimitDecision>;
+  /**
+   * Gives back the `cost` units that `charged` (an admitted `consume` of the same subject, rules
+   * and cost) took, from the sub-window each landed in: for limits that count only some
+   * outcomes (failed logins), charged before the work and refunded when it did not count. A
+   * refused decision charged nothing and refunds nothing. Best effort: a Redis failure is
+   * reported through `onRedisFailure` and leaves the charge in place (the safe side). Rejects
+   * only with {@link RateLimitConfigError}, like `consume`.
+   */
+  refund(
+    subject: string,
+    limits: readonly LimitRule[],
+    charged: RateLimitDecision,
+    cost?: number,
+  ): Promise<void>;
 }
 
 /** Builds a limiter over a Redis client. Nothing connects here: the caller owns the client. */
@@ -119,8 +133,39 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     return decide(fallbackWindows(rules, keys, local, now, cost, charge), now, 'fallback', answer);
   };
 
+  const refund = async (
+    subject: string,
+    limits: readonly LimitRule[],
+    charged: RateLimitDecision,
+    cost: number,
+  ): Promise<void> => {
+    const rules = resolveRules(limits);
+    if (!isIntegerIn(cost, 1, MAX_UNITS)) {
+      throw new RateLimitConfigError(
+        'RATE_LIMIT_INVALID_COST',
+        `cost must be an integer from 1 to ${MAX_UNITS}`,
+      );
+    }
+    if (!charged.allowed) return;
+    const keys = rules.map((rule) => counterKey(options.keyPrefix, subject, rule));
+    if (charged.source === 'fallback') {
+      local.refund(keys, rules, charged.at, cost);
+      return;
+    }
+    if (breaker.isOpen(clock())) return;
+    const args = [charged.at, cost, ...rules.flatMap((rule) => [rule.subWindowMs, rule.subWindows])];
+    try {
+      await withTimeout(runScript(options.redis, keys, args, REFUND), timeoutMs);
+      breaker.recordSuccess();
+    } catch (error) {
+      breaker.recordFailure(clock());
+      reportFailure(classifyRedisError(error));
+    }
+  };
+
   return {
     consume: (subject, limits, cost = 1) => check(subject, limits, cost, true),
     peek: (subject, limits, cost = 1) => check(subject, limits, cost, false),
+    refund: (subject, limits, charged, cost = 1) => refund(subject, limits, charged, cost),
   };
 }

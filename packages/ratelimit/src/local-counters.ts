@@ -28,6 +28,8 @@ export interface LocalCounters {
     cost: number,
     charge: boolean,
   ): WindowEvaluation[];
+  /** Gives back `cost` units charged at `at` (see `refund-script.ts`); never below zero. */
+  refund(keys: readonly string[], rules: readonly ResolvedRule[], at: number, cost: number): void;
   /** Number of counters held (for tests and metrics). */
   size(): number;
 }
@@ -69,6 +71,16 @@ export function createLocalCounters(maxCounters = DEFAULT_LOCAL_MAX_COUNTERS): L
           used: evaluation.used + cost,
           resetAt: Math.max(evaluation.resetAt, leavesWindowAt(index, rule)),
         };
+      });
+    },
+    refund(keys, rules, at, cost) {
+      rules.forEach((rule, i) => {
+        const buckets = counters.get(keys[i] ?? '');
+        const index = subWindowIndex(at, rule.subWindowMs);
+        const units = buckets?.get(index) ?? 0;
+        if (!buckets || units === 0) return;
+        if (units <= cost) buckets.delete(index);
+        else buckets.set(index, units - cost);
       });
     },
     size: () => counters.size,

@@ -1,6 +1,6 @@
 export { authErrors } from './errors.js';
 export { authenticate } from './authenticate.js';
-export { operatorTokens, requireOperator } from './operator.js';
+export { OPERATOR_SERVICE, operatorTokens, requireOperator } from './operator.js';
 export { identityJwksFetcher, identityTokenVerifier } from './identity-jwks.js';
 export { requireUser } from './require-user.js';
 export { RPC_ALLOWLIST, SERVICE_IDENTITIES } from './rpc-allowlist.js';

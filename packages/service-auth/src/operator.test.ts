@@ -1,14 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { Metadata } from '@grpc/grpc-js';
+import { PEER_SERVICE_METADATA } from '@tap/grpc-kit';
 import { authErrors } from './errors.js';
 import { operatorTokens, requireOperator } from './operator.js';
 
 const CURRENT = 'current-operator-token-0123456789abcdef';
 const PREVIOUS = 'previous-operator-token-0123456789abcdef';
 
-function presenting(authorization?: string): Metadata {
+/** Metadata as a handler sees it: the interceptor has stamped the peer's proven service. */
+function presenting(authorization?: string, peer: string | null = 'operator'): Metadata {
   const metadata = new Metadata();
   if (authorization !== undefined) metadata.set('authorization', authorization);
+  if (peer !== null) metadata.set(PEER_SERVICE_METADATA, peer);
   return metadata;
 }
 
@@ -22,6 +25,18 @@ function codeOf(check: () => void): string {
 }
 
 describe('the operator credential', () => {
+  it("refuses the right token unless the peer certificate is the operator's", () => {
+    expect(codeOf(() => requireOperator(presenting(`Operator ${CURRENT}`, 'gateway'), CURRENT))).toBe(
+      'OPERATOR_ONLY',
+    );
+    expect(codeOf(() => requireOperator(presenting(`Operator ${CURRENT}`, null), CURRENT))).toBe(
+      'OPERATOR_ONLY',
+    );
+    const twice = presenting(`Operator ${CURRENT}`, 'operator');
+    twice.add(PEER_SERVICE_METADATA, 'operator');
+    expect(codeOf(() => requireOperator(twice, CURRENT))).toBe('OPERATOR_ONLY');
+  });
+
   it('accepts the current token', () => {
     expect(codeOf(() => requireOperator(presenting(`Operator ${CURRENT}`), CURRENT))).toBe('OK');
     expect(codeOf(() => requireOperator(presenting(`Operator ${CURRENT}`), operatorTokens(CURRENT)))).toBe(

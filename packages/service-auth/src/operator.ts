@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Metadata } from '@grpc/grpc-js';
+import { peerServiceOf } from '@tap/grpc-kit';
 import { authErrors } from './errors.js';
 
 const OPERATOR_SCHEME = /^Operator (.+)$/;
@@ -16,11 +17,18 @@ export function operatorTokens(current: string, previous?: string): readonly str
   return previous === undefined ? [current] : [current, previous];
 }
 
+/** The service identity of the operator CLI's certificate (`sa/operator`). */
+export const OPERATOR_SERVICE = 'operator';
+
 /**
- * Checks the operator credential (`authorization: Operator <token>`) used by the operator CLI
- * against every accepted value (the current one and, during a rotation, the previous one).
- * Compared as SHA-256 digests in constant time, and always against every value, so neither
- * content, length nor which value matched leaks by timing.
+ * Checks the operator's two factors (docs/security.md §6): the peer certificate is the operator's
+ * (as the allowlist interceptor proved it from the TLS handshake), and the operator credential
+ * (`authorization: Operator <token>`) matches an accepted value (the current one and, during a
+ * rotation, the previous one). The token is checked whatever the certificate, so a refusal says
+ * nothing about which factor failed. Compared as SHA-256 digests in constant time, and always
+ * against every value, so neither content, length nor which value matched leaks by timing.
+ * Without the certificate the token is worth nothing: a gateway (or any service) that learnt it
+ * still cannot act as the operator for another tenant.
  */
 export function requireOperator(metadata: Metadata, accepted: string | readonly string[]): void {
   const header = metadata.get('authorization')[0];
@@ -29,5 +37,6 @@ export function requireOperator(metadata: Metadata, accepted: string | readonly 
   const presentedDigest = digest(presented ?? '');
   let matched = false;
   for (const token of tokens) matched = timingSafeEqual(presentedDigest, digest(token)) || matched;
-  if (!presented || !matched) throw authErrors.create('OPERATOR_ONLY');
+  const operatorPeer = peerServiceOf(metadata) === OPERATOR_SERVICE;
+  if (!presented || !matched || !operatorPeer) throw authErrors.create('OPERATOR_ONLY');
 }

@@ -12,6 +12,7 @@ import type { GatewayConfig } from './config.js';
 import { acceptEmptyJsonBodies } from './http/json-body.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { apiAuthenticationPlugin } from './http/plugins/api-authentication.js';
+import { noStorePlugin } from './http/plugins/no-store.js';
 import { toHttpError } from './http/errors/map-error.js';
 import { sendHttpError } from './http/errors/send-http-error.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
@@ -118,6 +119,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     async (api) => {
       // Who may call each route under /api/v1: one table, applied as routes register, and one
       // authentication hook for the whole scope (docs/security.md).
+      // Nothing under /api/v1 is cacheable but the published interface (http/plugins/no-store.ts).
+      await api.register(noStorePlugin, { prefix: API_PREFIX });
       await api.register(apiAuthenticationPlugin, {
         prefix: API_PREFIX,
         verifier: deps.verifier,

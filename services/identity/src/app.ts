@@ -22,6 +22,7 @@ import { createKeyedHasher } from './crypto/keyed-hash.js';
 import { createPasswordHasher } from './crypto/passwords.js';
 import { identityErrors } from './domain/errors.js';
 import { MAX_GRACE_USES } from './domain/session.js';
+import { migrateAddressForms } from './store/migrate-address-forms.js';
 import { smtpMailer } from './mail/mailer.js';
 import { identityHandlers } from './grpc/identity-handlers.js';
 import { startBackgroundJobs } from './jobs/background.js';
@@ -64,7 +65,7 @@ export interface IdentityApp {
   readonly grpc: GrpcServer;
   readonly keyRing: KeyRing;
   /**
-   * Creates indexes, re-seals signing keys sealed under the previous key-encryption secret,
+   * Creates indexes, normalises stored addresses and join domains (migrate-address-forms.ts), re-seals signing keys sealed under the previous key-encryption secret,
    * loads (or creates) the signing key and computes the dummy password hash.
    */
   prepare(): Promise<void>;
@@ -185,6 +186,13 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         ctx.magicLinks.ensureIndexes(),
         ctx.joins.ensureIndexes(),
       ]);
+      // After the indexes: the users' unique email index is what refuses a merge of two accounts.
+      const addresses = await migrateAddressForms(deps.db);
+      if (addresses.rewritten > 0 || addresses.leftAsTheyWere.length > 0)
+        deps.logger.warn(
+          addresses,
+          'stored e-mail addresses and join domains brought to their normalised form',
+        );
       await loadKeys();
       await ctx.passwords.prepare();
       if (config.tokenHashSecretPrevious !== undefined) await reportClientsToRehash();

@@ -82,6 +82,28 @@ describe('authentication endpoint limits', () => {
     expect((await fx.refresh(other.refreshToken)).status).toBe(200);
   });
 
+  it('holds every per-request limit under parallel requests: 10 logins per address, 30 refreshes per token', async () => {
+    const logins = await Promise.all(
+      Array.from({ length: 25 }, () => loginFrom('203.0.113.40').then((r) => r.status)),
+    );
+    // Every one charged before identity ran: exactly the limit got past the address's limit.
+    expect(logins.filter((status) => status === 401)).toHaveLength(10);
+    expect(logins.filter((status) => status === 429)).toHaveLength(15);
+    const unknown = `00000000-0000-4000-8000-000000000001.${'Y'.repeat(43)}`;
+    const refreshes = await Promise.all(
+      Array.from({ length: 45 }, (_, i) =>
+        system
+          .http('POST', '/api/v1/auth/refresh', {
+            headers: { 'x-forwarded-for': `203.0.113.${100 + i}` },
+            body: { refreshToken: unknown },
+          })
+          .then((r) => r.status),
+      ),
+    );
+    expect(refreshes.filter((status) => status === 401)).toHaveLength(30);
+    expect(refreshes.filter((status) => status === 429)).toHaveLength(15);
+  });
+
   it('allows 60 token requests a minute per client', async () => {
     const client = await fx.oauthClient(owner.tenantId, ['dpp:read']);
     const request = (secret: string) =>

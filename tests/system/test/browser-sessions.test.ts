@@ -222,12 +222,13 @@ describe('cookie sessions under /auth/v2 (spec: "Cookie sessions")', () => {
       expect((await create(true)).status).toBe(201);
     });
 
-    it('a bearer header wins over the cookies (and needs no CSRF header)', async () => {
+    it('a bearer header beside the session cookie is ambiguous: 400 invalid_request, neither is read', async () => {
       const { browser } = await signedIn();
       const response = await browser.request('GET', '/api/v1/tenant', {
         headers: { authorization: 'Bearer not-a-token' },
       });
-      expect(response.status).toBe(401);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
     });
 
     it('does not send the refresh cookie outside /auth/v2', async () => {

@@ -55,6 +55,26 @@ describe('login throttling per account and per network', () => {
     expect((await login(victim, victim.password, attackerAddress(11))).status).toBe(429);
   });
 
+  it('lets at most ten of 30 wrong passwords sent at once reach the password check, the rest 429', async () => {
+    const victim = await fx.tenantWithOwner('Parallel Guesses Ltd');
+    // One address each (IPv4: no /48 in common), so only the account's bucket can refuse.
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => login(victim, `guess ${i}`, `192.0.2.${i + 1}`)),
+    );
+    const statuses = answers.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+  });
+
+  it('gives back the charge of a correct login: nine wrong, one right, then one more wrong still reaches the check', async () => {
+    const owner = await fx.tenantWithOwner('Refunded Ltd');
+    for (let i = 0; i < 9; i += 1)
+      expect((await login(owner, `guess ${i}`, `198.18.0.${i + 1}`)).status).toBe(401);
+    expect((await login(owner, owner.password, '198.18.1.1')).status).toBe(200);
+    expect((await login(owner, 'guess 9', '198.18.0.10')).status).toBe(401);
+    expect((await login(owner, 'guess 10', '198.18.0.11')).status).toBe(429);
+  });
+
   it('lets the owner sign in from an address it signed in from before while the attacker is throttled', async () => {
     const owner = await fx.tenantWithOwner('Owned Ltd');
     const home = '198.51.100.7';

@@ -1,4 +1,5 @@
 import {
+  type Metadata,
   ResponderBuilder,
   ServerInterceptingCall,
   ServerListenerBuilder,
@@ -52,10 +53,25 @@ export function authorizeCall(
 }
 
 /**
+ * The metadata key under which the interceptor hands a handler the caller's service, as the TLS
+ * handshake proved it. Whatever a caller sends under this key is dropped first, so a handler
+ * reading it reads only what the interceptor wrote (see {@link peerServiceOf}).
+ */
+export const PEER_SERVICE_METADATA = 'tap-peer-service';
+
+/** The caller's service as the allowlist interceptor proved it; `undefined` on a server without it. */
+export function peerServiceOf(metadata: Metadata): string | undefined {
+  const values = metadata.get(PEER_SERVICE_METADATA);
+  const [value] = values;
+  return values.length === 1 && typeof value === 'string' ? value : undefined;
+}
+
+/**
  * A server interceptor that refuses, before any handler runs, a call whose peer certificate is not
  * a service identity of our trust domain and namespace (UNAUTHENTICATED) or whose service is not
  * on the method's allowlist (PERMISSION_DENIED). The identity comes only from the TLS handshake
- * (`getAuthContext()`), never from metadata a caller could write.
+ * (`getAuthContext()`), never from metadata a caller could write; an admitted call carries it on
+ * to the handler under {@link PEER_SERVICE_METADATA}, overwriting whatever the caller sent there.
  */
 export function allowlistInterceptor(tls: ServiceTls, allowlist: RpcAllowlist): ServerInterceptor {
   return (method, call: ServerInterceptingCallInterface) => {
@@ -63,7 +79,11 @@ export function allowlistInterceptor(tls: ServiceTls, allowlist: RpcAllowlist): 
       .withOnReceiveMetadata((metadata, next) => {
         const peer = call.getAuthContext().sslPeerCertificate;
         const decision = authorizeCall(method.path, tls.peerService(peer?.subjectaltname), allowlist);
-        if (decision.code === status.OK) return next(metadata);
+        if (decision.code === status.OK) {
+          metadata.remove(PEER_SERVICE_METADATA);
+          metadata.set(PEER_SERVICE_METADATA, tls.peerService(peer?.subjectaltname) ?? '');
+          return next(metadata);
+        }
         return call.sendStatus({ code: decision.code, details: decision.details });
       })
       .build();

@@ -1,7 +1,14 @@
 /** Refresh tokens live 7 days from their issue (spec: "Other constants"). */
 export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 3_600_000;
-/** How many times the immediate parent may be re-presented within the grace window. */
-export const MAX_GRACE_USES = 3;
+/**
+ * How many times the immediate parent may be re-presented within the grace window. Every tab of
+ * a browser refreshes on its own timer, and after a sleep or a network change they all fire at
+ * once: ten tabs are one rotation and nine re-presentations, and one more spares a lost answer
+ * retried. With 3 (before issue #22) five tabs signed the user out. A thief gains nothing from
+ * the count: within the window, every re-presentation answers the same child, which the
+ * legitimate holder already has.
+ */
+export const MAX_GRACE_USES = 10;
 
 /** Where a session's refresh token is held; documents written before channels existed are bearer. */
 export type SessionChannel = 'bearer' | 'cookie';

@@ -1,3 +1,4 @@
+import { normaliseEmailAddress } from './address.js';
 import { identityErrors } from './errors.js';
 import type { Role } from './roles.js';
 
@@ -5,7 +6,7 @@ import type { Role } from './roles.js';
 export interface User {
   readonly id: string;
   readonly tenantId: string;
-  /** Normalised (trimmed, lower case); unique across the platform. */
+  /** Normalised (`normaliseEmail`: NFKC, lower case, IDNA domain); unique across the platform. */
   readonly email: string;
   readonly firstName: string;
   readonly lastName: string;
@@ -22,20 +23,19 @@ export interface NewUserInput {
   readonly password: string;
 }
 
-const MAX_EMAIL_LENGTH = 254;
 const MAX_NAME_LENGTH = 100;
 /** OWASP ASVS 2.1: at least 12 characters, long passphrases allowed, no composition rules. */
 export const MIN_PASSWORD_LENGTH = 12;
 /** Passphrases up to this length; argon2 would take more, the cap only bounds the work. */
 export const MAX_PASSWORD_LENGTH = 128;
-// Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Trims and lower-cases an email address: one account per address, however it is typed. */
+/**
+ * An email address in the one form identity compares and stores (trimmed, NFKC, lower case,
+ * IDNA domain: `address.ts`): one account per address, however it is typed. EMAIL_INVALID for
+ * anything else, confusable compatibility characters included.
+ */
 export function normaliseEmail(email: string): string {
-  const normalised = email.trim().toLowerCase();
-  if (normalised.length > MAX_EMAIL_LENGTH || !EMAIL.test(normalised))
-    throw identityErrors.create('EMAIL_INVALID');
+  const normalised = normaliseEmailAddress(email);
+  if (normalised === undefined) throw identityErrors.create('EMAIL_INVALID');
   return normalised;
 }
 

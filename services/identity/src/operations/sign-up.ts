@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { randomSecret } from '../crypto/keyed-hash.js';
 import { identityErrors } from '../domain/errors.js';
 import { newTenant, slugify, type Tenant } from '../domain/tenant.js';
-import { newUser, type User } from '../domain/user.js';
+import { domainOfAddress } from '../domain/address.js';
+import { newUser, normaliseEmail, type User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
 import { invalidOrExpired, type RedeemOutcome } from './magic-link.js';
 import { openSession } from './open-session.js';
@@ -27,7 +28,9 @@ export async function signUp(
     lastName: intent.lastName,
     password: unusablePassword,
   };
-  const domain = intent.email.slice(intent.email.lastIndexOf('@') + 1);
+  // The intent's address was normalised when the link was asked for; normalised again here so
+  // a link minted before the normalisation change still matches on the one form.
+  const domain = domainOfAddress(normaliseEmail(intent.email));
   const gatedTenant = await ctx.joins.tenantForDomain(domain);
   try {
     if (gatedTenant) {

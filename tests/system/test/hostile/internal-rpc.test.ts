@@ -103,6 +103,54 @@ describe('internal RPCs called without or with the wrong service identity', () =
     ).toBe(GrpcStatus.PERMISSION_DENIED);
   });
 
+  it("RPCs that take the operator naming a tenant refuse the gateway's certificate with the operator token, and answer the operator's", async () => {
+    const victim = await fx.tenantWithOwner('Hostile Operator Victim');
+    const client = await fx.oauthClient(victim.tenantId, ['products:read']);
+    const gateway = await as(identityService, system.addresses.identity, 'gateway');
+    const theOperator = await as(identityService, system.addresses.identity, 'operator');
+    const tenantId = victim.tenantId;
+    const calls: ReadonlyArray<readonly [string, object]> = [
+      ['ListJoinRequests', { tenantId }],
+      ['ApproveJoinRequest', { tenantId, id: 'no-such-request' }],
+      ['ListOAuthClients', { tenantId }],
+      ['CreateOAuthClient', { tenantId, name: 'mallory', scopes: ['products:read'] }],
+      ['RotateOAuthClientSecret', { tenantId, clientId: client.clientId }],
+      ['DeleteOAuthClient', { tenantId, clientId: client.clientId }],
+    ];
+    // A caller that also writes the interceptor's peer metadata itself changes nothing.
+    const forged = { ...operator, 'tap-peer-service': 'operator' };
+    for (const [method, request] of calls) {
+      for (const metadata of [operator, forged]) {
+        const answer = await statusOf(
+          unaryCall(gateway, method as 'ListOAuthClients', request as never, metadata),
+        );
+        expect([method, answer]).toEqual([method, GrpcStatus.PERMISSION_DENIED]);
+      }
+    }
+    expect(await fx.db.collection('oauth_clients').countDocuments({ tenantId, name: 'mallory' })).toBe(0);
+    // The operator's own certificate with the token is served (the client still exists: nothing above changed it).
+    const listed = await unaryCall(theOperator, 'ListOAuthClients', { tenantId }, operator);
+    expect(listed.clients.map((c) => c.clientId)).toContain(client.clientId);
+    expect(await statusOf(unaryCall(theOperator, 'ListJoinRequests', { tenantId }, operator))).toBe('OK');
+    // Entitlements holds no operator token: SetTier is the operator's certificate alone (allowlist),
+    // refused to the gateway's above and served to the operator's.
+    const operatorEntitlements = await as(entitlementsService, system.addresses.entitlements, 'operator');
+    expect(
+      await statusOf(unaryCall(operatorEntitlements, 'SetTier', { tenantId, tierCode: 'CORE' }, operator)),
+    ).toBe('OK');
+    // And the operator's certificate without the token is refused.
+    expect(await statusOf(unaryCall(theOperator, 'ListOAuthClients', { tenantId }))).not.toBe('OK');
+    expect(
+      await statusOf(
+        unaryCall(theOperator, 'CreateUser', {
+          tenantId,
+          user: { email: 'x@y.example' },
+          role: 'MEMBER',
+        }),
+      ),
+    ).not.toBe('OK');
+  });
+
   it('only the gateway reserves quota; adoption may read a tier but not spend it', async () => {
     const owner = await fx.tenantWithOwner('Hostile Reserve');
     const { accessToken } = await fx.signIn(owner);

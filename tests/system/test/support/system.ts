@@ -235,7 +235,10 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     logger: options.gatewayLogger ?? logger,
     revocations: redisSessionRevocations(redis, `${redisPrefix}revoked`),
     auth: {
-      limiter: createRateLimiter({ redis, keyPrefix: `${redisPrefix}rl` }),
+      // The client's own command timeout: a test machine busy with argon2 can hold a reply past
+      // the production 100 ms, and a decision that fell back to per-process counts would make
+      // the tests of exact limits under concurrency depend on load.
+      limiter: createRateLimiter({ redis, keyPrefix: `${redisPrefix}rl`, timeoutMs: 1_000 }),
       ssoStates: redisSsoStateStore(redis, `${redisPrefix}sso`),
     },
   });

@@ -7,6 +7,9 @@ describe('login throttle', () => {
     const subject = accountSubject('Owner@Example.COM');
     expect(subject).toMatch(/^acct:[0-9a-f]{64}$/);
     expect(accountSubject('  owner@example.com ')).toBe(subject);
+    // NFKC and IDNA, as identity compares: the Kelvin sign is K, a Unicode domain its A-label.
+    expect(accountSubject('owner@\u212Aelvin.example')).toBe(accountSubject('owner@kelvin.example'));
+    expect(accountSubject('a@B\u00FCcher.example')).toBe(accountSubject('a@xn--bcher-kva.example'));
     expect(subject).not.toContain('example');
     expect(accountSubject('other@example.com')).not.toBe(subject);
   });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isRemoteCallError } from '@tap/grpc-kit';
+import { domainToASCII } from 'node:url';
 import { MAX_UNITS, type LimitRule, type RateLimitDecision, type RateLimiter } from '@tap/ratelimit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { setCookie } from '../browser/cookies.js';
@@ -66,12 +66,25 @@ const sha256 = (label: string, value: string) =>
   createHash('sha256').update(`${label}\0${value}`, 'utf8').digest('hex');
 
 /**
- * The Redis subject of an account: a hash of the e-mail as identity normalises it (trimmed, lower
- * case), so Redis never holds an address and every spelling of one account shares its buckets.
+ * An address in the form identity compares (docs/identity.md, "E-mail addresses and domains"):
+ * NFKC, lower case, the domain through IDNA. Identity also refuses confusable spellings; here
+ * every spelling only has to land in the same bucket as the account's own.
+ */
+function comparableEmail(email: string): string {
+  const unified = email.trim().normalize('NFKC').toLowerCase();
+  const at = unified.lastIndexOf('@');
+  if (at < 0) return unified;
+  const domain = domainToASCII(unified.slice(at + 1)) || unified.slice(at + 1);
+  return `${unified.slice(0, at)}@${domain.toLowerCase()}`;
+}
+
+/**
+ * The Redis subject of an account: a hash of the e-mail as identity normalises it, so Redis
+ * never holds an address and every spelling of one account shares its buckets.
  * Keyed whether or not the account exists, so a 429 says nothing about existence.
  */
 export function accountSubject(email: string): string {
-  return `acct:${sha256('login-account', email.trim().toLowerCase())}`;
+  return `acct:${sha256('login-account', comparableEmail(email))}`;
 }
 
 /** Where a login comes from, as far as the account's memory of its sources goes. */
@@ -114,8 +127,8 @@ export interface ThrottledLoginOptions {
 /**
  * Runs `login` (identity's password check, where argon2 runs) only if the caller's network and
  * the account's failure bucket for this source allow it, and answers `429 rate_limit_exceeded`
- * before it otherwise. A wrong password is counted against the bucket; a success remembers the
- * source (and sets the device cookie on the cookie surface). The per-address limit
+ * before it otherwise. Every attempt is charged to the bucket before the check and a success is
+ * refunded, so only failures stay counted; a success also remembers the source (and sets the device cookie on the cookie surface). The per-address limit
  * (`enforceAuthLimit(…, 'login', …)`) is the caller's, before this.
  */
 export async function throttledLogin<T>(
@@ -133,19 +146,13 @@ export async function throttledLogin<T>(
   const account = accountSubject(options.email);
   const sources = sourcesOf(request, options.device !== undefined);
   const bucket = await bucketOf(limiter, account, sources);
-  const room = await limiter.peek(bucket.subject, [bucket.rule]);
-  if (!room.allowed) throw refuse(reply, room, 'failed logins for this account');
-  let result: T;
-  try {
-    result = await login();
-  } catch (error) {
-    // Counted after the check rather than before: only failures count, so the owner's own
-    // sign-ins never use up the budget. Concurrent guesses can overshoot by what is in flight,
-    // and every one of those has paid the per-address limit first.
-    if (isRemoteCallError(error) && error.reason === 'INVALID_CREDENTIALS')
-      await consumeLimit(request, limiter, bucket.subject, [bucket.rule]);
-    throw error;
-  }
+  // Charged before the password check and given back on success: every guess in flight has
+  // already paid, so no more than the limit of them reach argon2 however many arrive at once,
+  // and the owner's own sign-ins still cost nothing. Any failure keeps its charge (the safe side).
+  const charge = await consumeLimit(request, limiter, bucket.subject, [bucket.rule]);
+  if (!charge.allowed) throw refuse(reply, charge, 'failed logins for this account');
+  const result = await login();
+  await limiter.refund(bucket.subject, [bucket.rule], charge);
   await remember(limiter, reply, account, sources, options.device);
   return result;
 }

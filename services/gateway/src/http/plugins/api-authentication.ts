@@ -2,6 +2,7 @@ import { InvalidTokenError, type AccessClaims, type TokenVerifier } from '@tap/t
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SessionRevocations } from '../../session-revocations.js';
+import { ambiguousCredentials } from '../auth/ambiguous-credentials.js';
 import { rememberCaller } from '../auth/caller.js';
 import { checkRequirement, type AuthRequirement } from '../auth/requirements.js';
 import { routeAccess, type RouteAccess } from '../auth/route-table.js';
@@ -11,7 +12,7 @@ import {
   requestCookies,
   SESSION_COOKIE,
 } from '../browser/session-cookies.js';
-import { gatewayError } from '../errors/catalogue.js';
+import { gatewayError, oauthError } from '../errors/catalogue.js';
 import { invalidToken } from '../errors/http-error.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 
@@ -47,7 +48,9 @@ const REFUSED = 'The access token is expired, malformed or revoked';
  * route registers, the route table (http/auth/route-table.ts, the one list) gives it its decision;
  * a route without one, or one that writes its own, stops the gateway from building (an endpoint
  * nobody decided on must not exist, and a test that builds the app finds it). On every request
- * one onRequest hook then lets `public` routes pass and authenticates every other one: the bearer
+ * one onRequest hook then refuses ambiguous credentials on every route (two Authorization
+ * headers, or a bearer with the session cookie: 400 invalid_request, auth/ambiguous-credentials.ts),
+ * lets `public` routes pass and authenticates every other one: the bearer
  * token (or the `svc_session` cookie plus the double-submit `X-CSRF-Token` on unsafe methods,
  * docs/browser-sessions.md), verified here and forwarded unchanged; the revocation list (logout
  * takes effect at once, not at expiry); then the table's requirement (users, roles, scope).
@@ -74,6 +77,10 @@ export const apiAuthenticationPlugin = fp(async (app: FastifyInstance, options: 
     route.config = { ...route.config, access: entries[0]!.entry! };
   });
   app.addHook('onRequest', async (request, reply) => {
+    // Before the public check: a login, refresh or token request with two credentials is as
+    // ambiguous as an API call with two, and every route of the scope refuses it alike.
+    const ambiguity = ambiguousCredentials(request);
+    if (ambiguity) return sendHttpError(reply, oauthError('invalid_request', ambiguity));
     const access = request.routeOptions.config.access;
     if (access?.access === 'public') return undefined;
     // No decision (a route outside the table's reach) is treated as the strictest: a token.
