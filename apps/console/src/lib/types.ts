@@ -35,3 +35,49 @@ export type JoinRequest = DataOf<'listJoinRequests'>['requests'][number];
 export type Tenant = DataOf<'getTenant'>;
 /** The signed-in user as the browser sign-ins answer it (password, magic link, SSO). */
 export type SessionUser = DataOf<'redeemMagicLink'>['user'];
+
+/*
+ * Team, invitations and sessions (issue #22), as agreed in the REST contract while the routes were
+ * being built; written by hand until their operations are in the generated client.
+ */
+export type Role = 'OWNER' | 'ADMIN' | 'MEMBER';
+export const ROLES: readonly Role[] = ['OWNER', 'ADMIN', 'MEMBER'];
+
+export interface Member {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  status: 'ACTIVE' | 'DEACTIVATED';
+  lastSignInAt: string | null;
+  createdAt: string;
+}
+
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  status: 'PENDING' | 'ACCEPTED' | 'REVOKED' | 'EXPIRED';
+  invitedBy: { id: string; email: string };
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** What an invitation token stands for, shown before it is spent. */
+export interface InvitationPreview {
+  email: string;
+  role: Role;
+  tenantName: string;
+  expiresAt: string;
+  existingAccount: boolean;
+}
+
+export interface Session {
+  id: string;
+  userAgent: string;
+  address: string;
+  createdAt: string;
+  lastUsedAt: string;
+  current: boolean;
+}
