@@ -6,7 +6,8 @@ export interface Action {
   error: unknown;
   /** What the last action did, in words, for a status message. */
   done: string | undefined;
-  run: (key: string, work: () => Promise<string>) => Promise<void>;
+  /** Resolves true when the change was made, false when refused or ignored. */
+  run: (key: string, work: () => Promise<string>) => Promise<boolean>;
   clear: () => void;
 }
 
@@ -21,13 +22,15 @@ export function useAction(settled: () => void): Action {
   const [state, setState] = useState<{ busy?: string; error?: unknown; done?: string }>({});
   const inFlight = useRef(false);
   const run = async (key: string, work: () => Promise<string>) => {
-    if (inFlight.current) return;
+    if (inFlight.current) return false;
     inFlight.current = true;
     setState({ busy: key });
     try {
       setState({ done: await work() });
+      return true;
     } catch (error) {
       setState({ error });
+      return false;
     } finally {
       inFlight.current = false;
       settled();

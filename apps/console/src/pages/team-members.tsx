@@ -20,10 +20,13 @@ function RoleForm(props: { member: Member; action: Action }) {
   const save = (event: Event) => {
     event.preventDefault();
     if (role === m.role) return;
-    void props.action.run(`role-${m.id}`, async () => {
-      await api('PATCH', memberPath(m), { role });
-      return `${m.email} is now ${words(role)}.`;
-    });
+    void props.action
+      .run(`role-${m.id}`, async () => {
+        await api('PATCH', memberPath(m), { role });
+        return `${m.email} is now ${words(role)}.`;
+      })
+      // Refused (LAST_OWNER, FORBIDDEN_ROLE): the select shows the role the member still has.
+      .then((made) => made || setRole(m.role));
   };
   return (
     <form class="row-form" onSubmit={save}>
