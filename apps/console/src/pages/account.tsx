@@ -65,7 +65,7 @@ export function AccountPage() {
       <ErrorNotice error={action.error ?? loaded.error} />
       {loaded.loading && !sessions ? <Loading /> : null}
       {sessions ? (
-        <div class="table-wrap" role="region" aria-labelledby="sessions-heading" tabIndex={0}>
+        <div class="table-wrap" role="region" aria-label="Sessions table" tabIndex={0}>
           <table>
             <thead>
               <tr>

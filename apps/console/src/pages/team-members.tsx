@@ -114,7 +114,7 @@ export function MembersCard(props: { round: number; onChange: () => void }) {
       <ErrorNotice error={action.error ?? loaded.error} />
       {loaded.loading && !members ? <Loading /> : null}
       {members ? (
-        <div class="table-wrap" role="region" aria-labelledby="members-heading" tabIndex={0}>
+        <div class="table-wrap" role="region" aria-label="Members table" tabIndex={0}>
           <table>
             <thead>
               <tr>

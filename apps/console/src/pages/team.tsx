@@ -47,9 +47,9 @@ export function TeamPage() {
   const changed = useCallback(() => setRound((r) => r + 1), []);
   return (
     <div class="grid">
+      <MembersCard round={round} onChange={changed} />
       <SeatsCard round={round} />
       <InvitationsCard round={round} onChange={changed} />
-      <MembersCard round={round} onChange={changed} />
       <JoinRequestsCard round={round} onChange={changed} />
     </div>
   );
