@@ -17,6 +17,11 @@ const WORDS: Readonly<Record<string, string>> = {
     'That request was already handled. The list has been reloaded (JOIN_REQUEST_NOT_FOUND).',
   INVITATION_NOT_FOUND: 'That invitation was already used or revoked. The list has been reloaded.',
   SESSION_NOT_FOUND: 'That session has already ended (SESSION_NOT_FOUND).',
+  ACCOUNT_OWNS_TENANT:
+    'Your account owns another company: make someone else its Owner there before joining (ACCOUNT_OWNS_TENANT).',
+  LINK_CONFIRMATION_REQUIRED:
+    'Confirm that your existing account moves to this company (LINK_CONFIRMATION_REQUIRED).',
+  PASSWORD_TOO_WEAK: 'The password must be 12 to 128 characters long (PASSWORD_TOO_WEAK).',
   INVALID_OR_EXPIRED: 'The invitation is invalid, has expired or was already used (INVALID_OR_EXPIRED).',
 };
 

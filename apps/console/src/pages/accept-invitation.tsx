@@ -74,7 +74,7 @@ function AcceptForm(props: {
           token,
           firstName: field(form, 'firstName').trim(),
           lastName: field(form, 'lastName').trim(),
-          password: field(form, 'password'),
+          ...(field(form, 'password') ? { password: field(form, 'password') } : {}),
         };
     setBusy(true);
     setError(undefined);
@@ -98,8 +98,9 @@ function AcceptForm(props: {
       {confirmLink ? (
         <>
           <Notice kind="info">
-            An account for {invitation.email} already exists. Joining links it to {invitation.tenantName}: you
-            keep your sign-in and can use it for both.
+            An account for {invitation.email} already exists. Joining moves it to {invitation.tenantName}: you
+            keep your sign-in, and if it belongs to another company now, you leave that company and are signed
+            out there.
           </Notice>
           <label class="check">
             <input type="checkbox" name="confirm" required /> Link my account {invitation.email} to{' '}
@@ -118,19 +119,19 @@ function AcceptForm(props: {
               <input id="lastName" name="lastName" required maxLength={100} autocomplete="family-name" />
             </div>
           </div>
-          <label for="new-password">Choose a password</label>
+          <label for="new-password">Choose a password (optional)</label>
           <input
             id="new-password"
             name="password"
             type="password"
-            required
             minLength={12}
             maxLength={128}
             autocomplete="new-password"
             aria-describedby="password-hint"
           />
           <p id="password-hint" class="small muted">
-            12 to 128 characters. A few unrelated words make a strong one.
+            12 to 128 characters; a few unrelated words make a strong one. Optional: without one you sign in
+            with a link sent by e-mail.
           </p>
         </>
       )}
