@@ -450,11 +450,22 @@ describe('the web console in Chromium', () => {
     await otherPage.goto(url('/console/journey'));
     await otherPage.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
 
-    const revoked = `revoked@${domain()}`;
-    const link = await invite(revoked, 'ADMIN');
-    await page.getByRole('button', { name: `Revoke the invitation to ${revoked}` }).click();
-    await page.locator(`[data-invitation="${revoked}"]`).waitFor({ state: 'detached' });
-    await page.getByText(`The invitation to ${revoked} is revoked.`).waitFor();
+    // The owner of another company is invited: the page asks to confirm the move, which the API
+    // refuses while that account owns its company; the invitation is then revoked.
+    const elsewhere = { ...owner, email: `elsewhere@other-${domain()}`, firstName: 'Elsa' };
+    await stack.createTenantWithOwner(`Elsewhere ${stack.namespace.slice(-6)}`, elsewhere);
+    const link = await invite(elsewhere.email, 'ADMIN');
+    await otherPage.goto(link);
+    await otherPage.locator('[data-outcome="invitation-ready"]').waitFor();
+    await otherPage.getByText(`An account for ${elsewhere.email} already exists.`).waitFor();
+    await otherPage.getByRole('checkbox', { name: /^Link my account/ }).check();
+    await checkPage('accept-invitation-link', otherPage);
+    await otherPage.getByRole('button', { name: /^Join / }).click();
+    await otherPage.getByText(/\(ACCOUNT_OWNS_TENANT\)/).waitFor();
+
+    await page.getByRole('button', { name: `Revoke the invitation to ${elsewhere.email}` }).click();
+    await page.locator(`[data-invitation="${elsewhere.email}"]`).waitFor({ state: 'detached' });
+    await page.getByText(`The invitation to ${elsewhere.email} is revoked.`).waitFor();
     await otherPage.goto(link);
     await otherPage.locator('[data-outcome="invalid-or-expired"]').waitFor();
 
@@ -524,6 +535,7 @@ describe('the web console in Chromium', () => {
       /\/api\/v1\/tenant: Failed to load resource: .* 401 /,
       /\/api\/v1\/auth\/v2\/refresh: Failed to load resource: .* 401 /,
       /\/api\/v1\/auth\/v2\/invitations\/inspect: Failed to load resource: .* 400 /,
+      /\/api\/v1\/auth\/v2\/invitations\/accept: Failed to load resource: .* 409 /,
     ];
     expect(other!.errors.filter((error) => !expected.some((e) => e.test(error)))).toEqual([]);
     await other!.close();

@@ -78,6 +78,7 @@ export interface Session {
   userAgent: string;
   address: string;
   createdAt: string;
-  lastUsedAt: string;
+  /** Null until the session is first refreshed. */
+  lastUsedAt: string | null;
   current: boolean;
 }

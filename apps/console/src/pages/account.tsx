@@ -89,7 +89,7 @@ export function AccountPage() {
                     <code>{s.address || 'unknown'}</code>
                   </td>
                   <td>{when(s.createdAt)}</td>
-                  <td>{when(s.lastUsedAt)}</td>
+                  <td>{s.lastUsedAt ? when(s.lastUsedAt) : 'Not since sign-in'}</td>
                   <td class="actions">
                     {s.current ? (
                       <span class="muted small">Sign out to end</span>
