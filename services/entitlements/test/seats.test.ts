@@ -108,6 +108,20 @@ describe('the seat ledger', () => {
     expect(await take(tenantId, 'b')).toMatchObject({ granted: true, changed: false });
   });
 
+  it('keeps a seat taken after identity listed its users, although not listed', async () => {
+    const tenantId = randomUUID();
+    await bed.setTier(tenantId, 'CORE');
+    await take(tenantId, 'old');
+    const listedAt = new Date(Date.now() - 60_000).toISOString();
+    const synced = await unaryCall(
+      bed.identityClient,
+      'SyncSeats',
+      { userIds: ['a'], listedAt },
+      await asIdentity(tenantId),
+    );
+    expect(synced).toMatchObject({ seatsHeld: 2, added: 1, removed: 0 });
+  });
+
   it("refuses every caller but identity, and a token that is not identity's service token", async () => {
     const tenantId = randomUUID();
     const denied = await remoteError(

@@ -20,7 +20,7 @@ import { reserve } from '../operations/reserve.js';
 import { setTier } from '../operations/set-tier.js';
 import type { SeatsRepository } from '../operations/ports/seats-repository.js';
 import { releaseSeat, syncSeats, takeSeat, type SeatOutcome } from '../operations/seat-ledger.js';
-import { entitlementErrors } from '../domain/index.js';
+import { entitlementErrors, parseTimestamp } from '../domain/index.js';
 import { consumeReservation, releaseReservation } from '../operations/settle-reservation.js';
 import {
   canDecisionToWire,
@@ -147,7 +147,10 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
     ),
 
     SyncSeats: unaryHandler('EntitlementsService/SyncSeats', logger, async (request, ctx) => {
-      const outcome = await syncSeats(seatDeps, await seatTenantOf(ctx.metadata), request.userIds);
+      const tenantId = await seatTenantOf(ctx.metadata);
+      const listedAt =
+        request.listedAt === undefined ? undefined : parseTimestamp(request.listedAt, 'listedAt');
+      const outcome = await syncSeats(seatDeps, tenantId, request.userIds, listedAt);
       return { seatsHeld: outcome.seatsHeld, added: outcome.added, removed: outcome.removed };
     }),
   };

@@ -82,29 +82,35 @@ export interface SyncOutcome {
 }
 
 /**
- * Makes the tenant's seats exactly `userIds` (identity's active users) and sets the count from
- * them plus any units reservations hold. Not limited: the users exist already (the migration of
- * tenants from before the ledger, a tier lowered below the count, a repair after a crash).
+ * Makes the tenant's seats `userIds` (identity's active users, listed at `listedAt`) and sets the
+ * count from the seats plus any units reservations hold. Not limited: the users exist already
+ * (tenants from before the ledger, a repair after a crash). A seat taken at or after `listedAt`
+ * stays although unlisted: its user was activated after identity read its list.
  */
 export async function syncSeats(
   deps: SeatLedgerDeps,
   tenantId: string,
   userIds: readonly unknown[],
+  listedAt?: Date,
 ): Promise<SyncOutcome> {
   const wanted = seatSetOf(userIds);
   const now = deps.now();
+  const cutoff = listedAt ?? now;
   return deps.lock.run(tenantId, async () => {
-    const held = new Set(await deps.seats.listUserIds(tenantId));
+    const seats = await deps.seats.list(tenantId);
+    const held = new Set(seats.map((seat) => seat.userId));
     let added = 0;
     let removed = 0;
-    for (const userId of held) {
-      if (!wanted.has(userId) && (await deps.seats.remove(tenantId, userId))) removed += 1;
+    for (const seat of seats) {
+      if (wanted.has(seat.userId) || seat.takenAt >= cutoff) continue;
+      if (await deps.seats.remove(tenantId, seat.userId)) removed += 1;
     }
     for (const userId of wanted) {
       if (!held.has(userId) && (await deps.seats.insert(tenantId, userId, now))) added += 1;
     }
+    const seatCount = seats.length - removed + added;
     const reservedUnits = (await seatCounter(deps, tenantId)).held;
-    await deps.usage.setSeatCount(tenantId, wanted.size + reservedUnits, now);
-    return { seatsHeld: wanted.size + reservedUnits, added, removed };
+    await deps.usage.setSeatCount(tenantId, seatCount + reservedUnits, now);
+    return { seatsHeld: seatCount + reservedUnits, added, removed };
   });
 }

@@ -35,12 +35,12 @@ export function seatsRepository(db: Db): SeatsRepository {
     async remove(tenantId, userId) {
       return (await seats.deleteOne({ _id: seatId(tenantId, userId) })).deletedCount === 1;
     },
-    async listUserIds(tenantId) {
+    async list(tenantId) {
       const docs = await seats
-        .find({ tenantId }, { projection: { userId: 1 } })
+        .find({ tenantId }, { projection: { userId: 1, takenAt: 1 } })
         .limit(MAX_SYNC_SEATS + 1)
         .toArray();
-      return docs.map((doc) => doc.userId);
+      return docs.map((doc) => ({ userId: doc.userId, takenAt: doc.takenAt }));
     },
   };
 }

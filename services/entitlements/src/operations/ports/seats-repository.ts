@@ -11,6 +11,6 @@ export interface SeatsRepository {
   insert(tenantId: string, userId: string, now: Date): Promise<boolean>;
   /** Removes the seat; false when the user held none. */
   remove(tenantId: string, userId: string): Promise<boolean>;
-  /** The users holding a seat in the tenant (bounded by MAX_SYNC_SEATS). */
-  listUserIds(tenantId: string): Promise<string[]>;
+  /** The seats of the tenant and when each was taken (bounded by MAX_SYNC_SEATS). */
+  list(tenantId: string): Promise<{ userId: string; takenAt: Date }[]>;
 }
