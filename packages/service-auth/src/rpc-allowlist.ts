@@ -40,6 +40,12 @@ export const RPC_ALLOWLIST = {
   // Tenant admins through the gateway, or the operator naming the tenant.
   [`${IDENTITY}ListJoinRequests`]: GATEWAY_OR_OPERATOR,
   [`${IDENTITY}ApproveJoinRequest`]: GATEWAY_OR_OPERATOR,
+  // Team management: an OWNER's or ADMIN's token through the gateway (the actor is the token's user).
+  [`${IDENTITY}ListMembers`]: GATEWAY,
+  [`${IDENTITY}ChangeMemberRole`]: GATEWAY,
+  [`${IDENTITY}DeactivateMember`]: GATEWAY,
+  [`${IDENTITY}ReactivateMember`]: GATEWAY,
+  [`${IDENTITY}RejectJoinRequest`]: GATEWAY,
   [`${IDENTITY}CreateOAuthClient`]: GATEWAY_OR_OPERATOR,
   [`${IDENTITY}ListOAuthClients`]: GATEWAY_OR_OPERATOR,
   [`${IDENTITY}DeleteOAuthClient`]: GATEWAY_OR_OPERATOR,
