@@ -32,3 +32,8 @@ export type {
   RotateSigningKeyResponse,
   RotateSigningKeyResponse__Output,
 } from './generated/tap/identity/v1/RotateSigningKeyResponse.js';
+export type { Member, Member__Output } from './generated/tap/identity/v1/Member.js';
+export type {
+  ListMembersResponse,
+  ListMembersResponse__Output,
+} from './generated/tap/identity/v1/ListMembersResponse.js';

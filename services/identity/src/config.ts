@@ -53,6 +53,8 @@ export interface IdentityConfig {
   readonly sessions: { readonly refreshReuseGraceMs: number };
   /** Where the revocation marks go that the gateway checks (logout, refresh reuse, OAuth clients). */
   readonly redis: { readonly url: string };
+  /** Entitlements' gRPC address: its seat ledger is asked before any user becomes active. */
+  readonly entitlementsAddress: string;
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
   /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
@@ -82,6 +84,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     TOKEN_HASH_SECRET_PREVIOUS: secret(32)({ default: undefined }),
     REFRESH_REUSE_GRACE_MS: durationMs({ default: DEFAULT_REFRESH_REUSE_GRACE_MS }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+    ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -113,6 +116,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     tokenHashSecretPrevious: e.TOKEN_HASH_SECRET_PREVIOUS,
     sessions: Object.freeze({ refreshReuseGraceMs: e.REFRESH_REUSE_GRACE_MS }),
     redis: Object.freeze({ url: e.REDIS_URL }),
+    entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
     mail: e.SMTP_URL

@@ -45,6 +45,16 @@ export const identityErrors = defineErrors({
   },
   JOIN_DOMAIN_INVALID: { kind: 'INVALID_ARGUMENT', message: 'That is not an email domain' },
   JOIN_REQUEST_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such pending join request' },
+  // The tier's MAX_USERS seats are all held (entitlements' seat ledger); details say how many.
+  LIMIT_EXCEEDED: {
+    kind: 'PERMISSION_DENIED',
+    message: 'Every seat of your plan is taken: deactivate a member or upgrade',
+  },
+  LAST_OWNER: { kind: 'CONFLICT', message: 'A tenant keeps at least one active OWNER' },
+  FORBIDDEN_ROLE: {
+    kind: 'PERMISSION_DENIED',
+    message: 'An ADMIN can neither change an OWNER nor make anyone OWNER',
+  },
   SESSION_CHANNEL_INVALID: { kind: 'INVALID_ARGUMENT', message: 'A session channel is bearer or cookie' },
   USER_TOKEN_REQUIRED: { kind: 'PERMISSION_DENIED', message: 'Only a signed-in user can do this' },
 

@@ -2,6 +2,7 @@ import type { IdentityServiceHandlers } from '@tap/contracts';
 import { clientHandlers } from './client-handlers.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { magicLinkHandlers } from './magic-link-handlers.js';
+import { memberHandlers } from './member-handlers.js';
 import { sessionHandlers } from './session-handlers.js';
 import { tenantHandlers } from './tenant-handlers.js';
 
@@ -14,5 +15,6 @@ export function identityHandlers(deps: IdentityHandlerDeps): IdentityServiceHand
     ...sessionHandlers(deps),
     ...clientHandlers(deps),
     ...magicLinkHandlers(deps),
+    ...memberHandlers(deps),
   };
 }

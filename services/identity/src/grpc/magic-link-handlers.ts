@@ -6,14 +6,13 @@ import { approveJoinRequest } from '../operations/approve-join-request.js';
 import { claimJoinDomain } from '../operations/claim-join-domain.js';
 import { listJoinRequests } from '../operations/list-join-requests.js';
 import type { MagicLinkMail, RedeemOutcome } from '../operations/magic-link.js';
-import type { JoinRequest } from '../operations/ports/join-repository.js';
 import { redeemMagicLink } from '../operations/redeem-magic-link.js';
 import { requestMagicLink } from '../operations/request-magic-link.js';
 import { ssoSignIn } from '../operations/sso-sign-in.js';
 import { checkSignUpInput, startSignup } from '../operations/start-signup.js';
 import { managedTenant, resolveCaller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
-import { userToWire } from './wire.js';
+import { joinRequestToWire, userToWire } from './wire.js';
 
 type MagicLinkRpcs =
   | 'RequestMagicLink'
@@ -23,17 +22,6 @@ type MagicLinkRpcs =
   | 'ListJoinRequests'
   | 'ApproveJoinRequest'
   | 'SsoSignIn';
-
-const joinRequestToWire = (request: JoinRequest) => ({
-  id: request.id,
-  tenantId: request.tenantId,
-  userId: request.userId,
-  email: request.email,
-  firstName: request.firstName,
-  lastName: request.lastName,
-  status: request.status,
-  createdAt: request.createdAt.toISOString(),
-});
 
 function outcomeToWire(redeemed: RedeemOutcome) {
   if (redeemed.outcome !== 'SIGNED_IN')

@@ -16,16 +16,20 @@ export const SESSION_KEEP_AFTER_EXPIRY_MS = 24 * 3_600_000;
  * not (the same INVALID_OR_EXPIRED either way), so nothing is kept past expiry.
  */
 export const MAGIC_LINK_SWEEP_INTERVAL_MS = 3_600_000;
+/** How often stale seat intents are settled (and, until it once succeeds, seats migrated). */
+export const SEAT_RECONCILIATION_INTERVAL_MS = 60_000;
 
 /**
  * The service's periodic work: re-read which signing key signs (another replica may have
- * rotated it), sweep expired sessions and expired magic links. Both are idempotent; a failure is logged and the next
+ * rotated it), sweep expired sessions and expired magic links, settle seat intents. Both are idempotent; a failure is logged and the next
  * tick tries again. Timers are unref'd and stop when `signal` aborts.
  */
 export function startBackgroundJobs(options: {
   keyRing: KeyRing;
   sessions: SessionsRepository;
   magicLinks: MagicLinksRepository;
+  /** One pass of the seat reconciliation (operations/reconcile-seats.ts). */
+  reconcileSeats: () => Promise<unknown>;
   now: () => Date;
   logger: Logger;
   signal: AbortSignal;
@@ -40,4 +44,5 @@ export function startBackgroundJobs(options: {
     options.sessions.deleteExpired(new Date(now().getTime() - SESSION_KEEP_AFTER_EXPIRY_MS)),
   );
   every(MAGIC_LINK_SWEEP_INTERVAL_MS, 'magic-link-sweep', () => options.magicLinks.deleteExpired(now()));
+  every(SEAT_RECONCILIATION_INTERVAL_MS, 'seat-reconciliation', options.reconcileSeats);
 }

@@ -11,6 +11,8 @@ import type { SessionRevoker } from './ports/session-revocations.js';
 import type { SessionsRepository } from './ports/sessions-repository.js';
 import type { TenantsRepository } from './ports/tenants-repository.js';
 import type { UsersRepository } from './ports/users-repository.js';
+import type { SeatLedger } from './ports/seat-ledger.js';
+import type { SeatIntentsRepository } from './ports/seat-intents-repository.js';
 
 /** What identity's operations work with: repositories, keys, hashers, clock and ids. */
 export interface IdentityContext {
@@ -21,6 +23,9 @@ export interface IdentityContext {
   readonly magicLinks: MagicLinksRepository;
   readonly joins: JoinRepository;
   readonly externalIdentities: ExternalIdentitiesRepository;
+  /** Entitlements' MAX_USERS seats: taken before any user becomes active (operations/seats.ts). */
+  readonly seatLedger: SeatLedger;
+  readonly seatIntents: SeatIntentsRepository;
   readonly keyRing: KeyRing;
   readonly revoker: SessionRevoker;
   /** Orders writes to one session or client within this process (FerretDB, see KeyedLock). */

@@ -38,6 +38,8 @@ export async function openSession(
     revokedReason: null,
   };
   await ctx.sessions.insert(session);
+  // Every sign-in path opens its session here: the members list shows the last one.
+  await ctx.users.recordSignIn(user.id, now);
   return { ...(await signFor(ctx, user, sessionId, now)), refreshToken, user };
 }
 

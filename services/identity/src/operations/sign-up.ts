@@ -7,6 +7,7 @@ import type { IdentityContext } from './context.js';
 import { invalidOrExpired, type RedeemOutcome } from './magic-link.js';
 import { openSession } from './open-session.js';
 import type { MagicLinkIntent } from './ports/magic-links-repository.js';
+import { withSeat } from './seats.js';
 
 /**
  * A verified new address: a join request where its domain is gated, else a new tenant and its
@@ -52,7 +53,8 @@ export async function signUp(
     const tenant = await insertTenantNamed(ctx, intent.companyName, now);
     const owner = newUser(input, { id: ctx.newId(), tenantId: tenant.id }, 'OWNER', now);
     try {
-      await ctx.users.insert(owner, passwordHash);
+      // The new tenant's OWNER takes its first seat before the account exists.
+      await withSeat(ctx, tenant.id, owner.id, () => ctx.users.insert(owner, passwordHash));
     } catch (error) {
       await ctx.tenants.remove(tenant.id);
       throw error;

@@ -20,6 +20,7 @@ const managers = (why: string): RouteAccess => ({ access: 'token', auth: { roles
 
 const ADOPTION_READ = "a read of the tenant's own journey; no data scope describes it";
 const ADOPTION_WRITE = 'moves the rung, health and plans of the whole tenant: a managerial act';
+const TEAM = "the tenant's team: who may sign in and with which role";
 const CLIENTS = 'API access (spec: created by an Owner or Admin); a client token would escalate itself';
 
 /**
@@ -54,7 +55,12 @@ export const ROUTE_TABLE = {
 
   'GET /tenant': anyToken("the caller's own company (id, name, slug, tier)"),
   'GET /tenant/join-requests': managers('who asks to join the company'),
-  'POST /tenant/join-requests/:id/approve': managers('admits a user to the company'),
+  'POST /tenant/join-requests/:id/approve': managers('admits a user to the company (takes a seat)'),
+  'POST /tenant/join-requests/:id/reject': managers('turns a join request down'),
+  'GET /tenant/members': managers(TEAM),
+  'PATCH /tenant/members/:userId': managers(`${TEAM}; identity: an ADMIN never touches an OWNER`),
+  'POST /tenant/members/:userId/deactivate': managers(`${TEAM}; ends their sessions, frees the seat`),
+  'POST /tenant/members/:userId/reactivate': managers(`${TEAM}; takes a seat`),
 
   'GET /tenant/adoption/state': anyToken(ADOPTION_READ),
   'GET /tenant/adoption/next-best-action': anyToken(ADOPTION_READ),

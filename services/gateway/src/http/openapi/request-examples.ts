@@ -32,6 +32,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Readonly<Record<string, u
     targetDate: '2099-12-31T00:00:00.000Z',
   },
   'POST /api/v1/entitlements/can': { action: 'BULK_UPLOAD', resourceCount: 500 },
+  'PATCH /api/v1/tenant/members/:userId': { role: 'ADMIN' },
 };
 
 /**
@@ -49,6 +50,10 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, Readonly<Record<string,
     iss: 'https://idp.example',
   },
   'POST /api/v1/tenant/join-requests/:id/approve': { id: '0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40' },
+  'POST /api/v1/tenant/join-requests/:id/reject': { id: '0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40' },
+  'PATCH /api/v1/tenant/members/:userId': { userId: '5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53' },
+  'POST /api/v1/tenant/members/:userId/deactivate': { userId: '5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53' },
+  'POST /api/v1/tenant/members/:userId/reactivate': { userId: '5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53' },
   'DELETE /api/v1/oauth/clients/:clientId': { clientId: 'cl_2f6c9a' },
   'POST /api/v1/oauth/clients/:clientId/rotate': { clientId: 'cl_2f6c9a' },
 };

@@ -9,6 +9,7 @@ import { authV2MagicLinkRoutes } from './auth-v2-magic-links.js';
 import { authV2SsoRoutes } from './auth-v2-sso.js';
 import { authV2Routes } from './auth-v2.js';
 import { joinRequestRoutes } from './join-requests.js';
+import { memberRoutes } from './members.js';
 import { oauthClientRoutes } from './oauth-clients.js';
 import { oauthTokenRoutes } from './oauth-token.js';
 
@@ -49,5 +50,6 @@ export async function identityEdgeRoutes(
     }
   }
   await app.register(joinRequestRoutes, { clients });
+  await app.register(memberRoutes, { clients });
   await app.register(oauthClientRoutes, { clients: options.clients });
 }
