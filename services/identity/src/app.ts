@@ -29,6 +29,7 @@ import { createKeyRing, KEY_POLL_INTERVAL_MS, type KeyRing } from './keys/key-ri
 import type { IdentityContext } from './operations/context.js';
 import { oauthClientsRepository } from './store/oauth-clients-repository.js';
 import { externalIdentitiesRepository } from './store/external-identities-repository.js';
+import { invitationsRepository } from './store/invitations-repository.js';
 import { joinRepository } from './store/join-repository.js';
 import { magicLinksRepository } from './store/magic-links-repository.js';
 import { redisSessionRevoker } from './store/session-revocations.js';
@@ -95,6 +96,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     magicLinks: magicLinksRepository(deps.db),
     joins: joinRepository(deps.db),
     externalIdentities: externalIdentitiesRepository(deps.db),
+    invitations: invitationsRepository(deps.db),
     keyRing,
     locks: createKeyedLock(),
     revoker: redisSessionRevoker(deps.redis, revocationPrefix),
@@ -123,6 +125,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     keyVerifier,
     redisSessionRevocations(deps.redis, revocationPrefix),
   );
+  const mailer = config.mail
+    ? smtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from })
+    : undefined;
   const handlers = identityHandlers({
     ctx,
     verifier,
@@ -130,12 +135,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     operatorTokens: operatorTokens(config.operatorToken, config.operatorTokenPrevious),
     logger: deps.logger,
     keyRetentionMs: config.tokens.keyRetentionMs,
-    mail: config.mail
-      ? {
-          linkUrl: config.mail.magicLinkUrl,
-          ...smtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
-        }
-      : undefined,
+    mail: config.mail && mailer ? { linkUrl: config.mail.magicLinkUrl, ...mailer } : undefined,
+    invitationMail:
+      config.mail && mailer ? { linkUrl: invitationLinkUrl(config.mail), ...mailer } : undefined,
   });
   const grpc = createGrpcServer(
     [
@@ -184,6 +186,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         ctx.clients.ensureIndexes(),
         ctx.magicLinks.ensureIndexes(),
         ctx.joins.ensureIndexes(),
+        ctx.invitations.ensureIndexes(),
       ]);
       await loadKeys();
       await ctx.passwords.prepare();
@@ -194,10 +197,19 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         keyRing,
         sessions: ctx.sessions,
         magicLinks: ctx.magicLinks,
+        invitations: ctx.invitations,
         now,
         logger: deps.logger,
         signal,
       });
     },
   };
+}
+
+/**
+ * The console's acceptance page: INVITATION_URL, else `/console/accept-invitation` on the origin
+ * of the magic-link page (the console and the web app's landings share one origin).
+ */
+function invitationLinkUrl(mail: NonNullable<IdentityConfig['mail']>): string {
+  return mail.invitationUrl ?? new URL('/console/accept-invitation', mail.magicLinkUrl).href;
 }

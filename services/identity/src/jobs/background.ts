@@ -1,6 +1,7 @@
 import { startPeriodicJob } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import { KEY_POLL_INTERVAL_MS, type KeyRing } from '../keys/key-ring.js';
+import type { InvitationsRepository } from '../operations/ports/invitations-repository.js';
 import type { MagicLinksRepository } from '../operations/ports/magic-links-repository.js';
 import type { SessionsRepository } from '../operations/ports/sessions-repository.js';
 
@@ -26,6 +27,7 @@ export function startBackgroundJobs(options: {
   keyRing: KeyRing;
   sessions: SessionsRepository;
   magicLinks: MagicLinksRepository;
+  invitations: InvitationsRepository;
   now: () => Date;
   logger: Logger;
   signal: AbortSignal;
@@ -40,4 +42,6 @@ export function startBackgroundJobs(options: {
     options.sessions.deleteExpired(new Date(now().getTime() - SESSION_KEEP_AFTER_EXPIRY_MS)),
   );
   every(MAGIC_LINK_SWEEP_INTERVAL_MS, 'magic-link-sweep', () => options.magicLinks.deleteExpired(now()));
+  // An expired invitation is refused whether stored or not, and listed nowhere: nothing is kept.
+  every(MAGIC_LINK_SWEEP_INTERVAL_MS, 'invitation-sweep', () => options.invitations.deleteExpired(now()));
 }

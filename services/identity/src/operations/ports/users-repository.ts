@@ -1,4 +1,12 @@
+import type { Role } from '../../domain/roles.js';
 import type { User } from '../../domain/user.js';
+
+/** Where a user belongs and whether it may sign in: what an invitation's acceptance changes. */
+export interface UserPlacement {
+  readonly tenantId: string;
+  readonly role: Role;
+  readonly active: boolean;
+}
 
 /** Users, one document each, email unique across the platform. */
 export interface UsersRepository {
@@ -13,4 +21,9 @@ export interface UsersRepository {
   remove(tenantId: string, userId: string): Promise<void>;
   /** Marks a user of the tenant active (an approved join request); the user, or undefined. */
   activate(tenantId: string, userId: string): Promise<User | undefined>;
+  /**
+   * Compare-and-set of a user's tenant, role and active flag: only while the user is exactly at
+   * `from`. The moved user, or undefined when it was not (the account changed meanwhile).
+   */
+  place(userId: string, from: UserPlacement, to: UserPlacement): Promise<User | undefined>;
 }
