@@ -41,7 +41,9 @@ describe('invitations (issue #22 part 3; TEAM-API.md "Invitations and sessions")
     const link = /https:\/\/\S+/.exec(message.text)?.[0] ?? '';
     expect(link.startsWith(`${SYSTEM_ORIGIN}/console/accept-invitation#token=inv_`)).toBe(true);
     expect(link).not.toContain('?');
-    const invitation = (response.body as { data: { invitation: { id: string } } }).data.invitation;
+    const invitation = (
+      response.body as { data: { invitation: { id: string; createdAt: string; expiresAt: string } } }
+    ).data.invitation;
     return { invitation, token: new URL(link).hash.slice('#token='.length), response };
   };
   const inspect = (token: string) => browserAt().post(`${V2}/invitations/inspect`, { body: { token } });
@@ -66,9 +68,7 @@ describe('invitations (issue #22 part 3; TEAM-API.md "Invitations and sessions")
       createdAt: expect.any(String),
       expiresAt: expect.any(String),
     });
-    const sevenDays =
-      Date.parse((invitation as { expiresAt: string }).expiresAt) -
-      Date.parse((invitation as { createdAt: string }).createdAt);
+    const sevenDays = Date.parse(invitation.expiresAt) - Date.parse(invitation.createdAt);
     expect(sevenDays).toBe(7 * 24 * 3_600_000);
     expect((await listPending()).map((i) => i.id)).toContain(invitation.id);
     // Only a keyed hash of the token is stored.
