@@ -37,3 +37,6 @@ export type {
   ListMembersResponse,
   ListMembersResponse__Output,
 } from './generated/tap/identity/v1/ListMembersResponse.js';
+export type { SessionClient, SessionClient__Output } from './generated/tap/identity/v1/SessionClient.js';
+export type { Invitation, Invitation__Output } from './generated/tap/identity/v1/Invitation.js';
+export type { SessionInfo, SessionInfo__Output } from './generated/tap/identity/v1/SessionInfo.js';

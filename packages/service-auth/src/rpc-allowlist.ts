@@ -37,6 +37,17 @@ export const RPC_ALLOWLIST = {
   [`${IDENTITY}RedeemMagicLink`]: GATEWAY,
   [`${IDENTITY}SsoSignIn`]: GATEWAY,
   [`${IDENTITY}IssueClientToken`]: GATEWAY,
+  // Invitations and sessions (issue #22): a user's token through the gateway; InspectInvitation and
+  // AcceptInvitation carry the single-use token instead, relayed by the gateway's /auth/v2 routes.
+  [`${IDENTITY}CreateInvitation`]: GATEWAY,
+  [`${IDENTITY}ListInvitations`]: GATEWAY,
+  [`${IDENTITY}RevokeInvitation`]: GATEWAY,
+  [`${IDENTITY}InspectInvitation`]: GATEWAY,
+  [`${IDENTITY}AcceptInvitation`]: GATEWAY,
+  [`${IDENTITY}ListSessions`]: GATEWAY,
+  [`${IDENTITY}EndSession`]: GATEWAY,
+  [`${IDENTITY}EndOtherSessions`]: GATEWAY,
+  [`${IDENTITY}EndMemberSessions`]: GATEWAY,
   // Tenant admins through the gateway, or the operator naming the tenant.
   [`${IDENTITY}ListJoinRequests`]: GATEWAY_OR_OPERATOR,
   [`${IDENTITY}ApproveJoinRequest`]: GATEWAY_OR_OPERATOR,

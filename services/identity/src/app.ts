@@ -30,6 +30,7 @@ import { createKeyRing, KEY_POLL_INTERVAL_MS, type KeyRing } from './keys/key-ri
 import type { IdentityContext } from './operations/context.js';
 import { oauthClientsRepository } from './store/oauth-clients-repository.js';
 import { externalIdentitiesRepository } from './store/external-identities-repository.js';
+import { invitationsRepository } from './store/invitations-repository.js';
 import { joinRepository } from './store/join-repository.js';
 import { magicLinksRepository } from './store/magic-links-repository.js';
 import { redisSessionRevoker } from './store/session-revocations.js';
@@ -119,6 +120,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     magicLinks: magicLinksRepository(deps.db),
     joins: joinRepository(deps.db),
     externalIdentities: externalIdentitiesRepository(deps.db),
+    invitations: invitationsRepository(deps.db),
     keyRing,
     locks: createKeyedLock(),
     revoker: redisSessionRevoker(deps.redis, revocationPrefix),
@@ -147,6 +149,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     keyVerifier,
     redisSessionRevocations(deps.redis, revocationPrefix),
   );
+  const mailer = config.mail
+    ? smtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from })
+    : undefined;
   const handlers = identityHandlers({
     ctx,
     verifier,
@@ -154,12 +159,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     operatorTokens: operatorTokens(config.operatorToken, config.operatorTokenPrevious),
     logger: deps.logger,
     keyRetentionMs: config.tokens.keyRetentionMs,
-    mail: config.mail
-      ? {
-          linkUrl: config.mail.magicLinkUrl,
-          ...smtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
-        }
-      : undefined,
+    mail: config.mail && mailer ? { linkUrl: config.mail.magicLinkUrl, ...mailer } : undefined,
+    invitationMail:
+      config.mail && mailer ? { linkUrl: invitationLinkUrl(config.mail), ...mailer } : undefined,
   });
   const grpc = createGrpcServer(
     [
@@ -220,6 +222,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         ctx.magicLinks.ensureIndexes(),
         ctx.joins.ensureIndexes(),
         ctx.seatIntents.ensureIndexes(),
+        ctx.invitations.ensureIndexes(),
       ]);
       await loadKeys();
       await ctx.passwords.prepare();
@@ -231,6 +234,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         sessions: ctx.sessions,
         magicLinks: ctx.magicLinks,
         reconcileSeats: () => reconcileSeats(),
+        invitations: ctx.invitations,
         now,
         logger: deps.logger,
         signal,
@@ -242,4 +246,12 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
       );
     },
   };
+}
+
+/**
+ * The console's acceptance page: INVITATION_URL, else `/console/accept-invitation` on the origin
+ * of the magic-link page (the console and the web app's landings share one origin).
+ */
+function invitationLinkUrl(mail: NonNullable<IdentityConfig['mail']>): string {
+  return mail.invitationUrl ?? new URL('/console/accept-invitation', mail.magicLinkUrl).href;
 }

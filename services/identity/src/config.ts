@@ -61,7 +61,14 @@ export interface IdentityConfig {
   readonly grpcTls: TlsFiles;
   /** Magic-link mail over SMTP; unset SMTP_URL means no links are sent (docs/browser-sessions.md). */
   readonly mail:
-    { readonly smtpUrl: string; readonly from: string; readonly magicLinkUrl: string } | undefined;
+    | {
+        readonly smtpUrl: string;
+        readonly from: string;
+        readonly magicLinkUrl: string;
+        /** The console's invitation page; `/console/accept-invitation` on MAGIC_LINK_URL's origin when unset. */
+        readonly invitationUrl?: string | undefined;
+      }
+    | undefined;
 }
 
 /** Reads and validates identity's environment once; throws ConfigError listing every bad variable. */
@@ -93,6 +100,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     SMTP_URL: str({ default: '' }),
     MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
     MAGIC_LINK_URL: httpUrl({ default: 'http://localhost:3000/auth/magic-link' }),
+    INVITATION_URL: httpUrl({ default: undefined }),
   });
   const issues = [...tokenHashSecretIssues(e)];
   if (issues.length > 0) throw new ConfigError(issues);
@@ -120,7 +128,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
     mail: e.SMTP_URL
-      ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, magicLinkUrl: e.MAGIC_LINK_URL })
+      ? Object.freeze({
+          smtpUrl: e.SMTP_URL,
+          from: e.MAIL_FROM,
+          magicLinkUrl: e.MAGIC_LINK_URL,
+          invitationUrl: e.INVITATION_URL,
+        })
       : undefined,
   });
 }

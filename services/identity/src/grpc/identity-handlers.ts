@@ -1,6 +1,8 @@
 import type { IdentityServiceHandlers } from '@tap/contracts';
+import { accountSessionHandlers } from './account-session-handlers.js';
 import { clientHandlers } from './client-handlers.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
+import { invitationHandlers } from './invitation-handlers.js';
 import { magicLinkHandlers } from './magic-link-handlers.js';
 import { memberHandlers } from './member-handlers.js';
 import { sessionHandlers } from './session-handlers.js';
@@ -16,5 +18,7 @@ export function identityHandlers(deps: IdentityHandlerDeps): IdentityServiceHand
     ...clientHandlers(deps),
     ...magicLinkHandlers(deps),
     ...memberHandlers(deps),
+    ...invitationHandlers(deps),
+    ...accountSessionHandlers(deps),
   };
 }

@@ -12,6 +12,7 @@ import { ssoSignIn } from '../operations/sso-sign-in.js';
 import { checkSignUpInput, startSignup } from '../operations/start-signup.js';
 import { managedTenant, resolveCaller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
+import { sessionClientOf } from './session-wire.js';
 import { joinRequestToWire, userToWire } from './wire.js';
 
 type MagicLinkRpcs =
@@ -80,19 +81,24 @@ export function magicLinkHandlers(deps: IdentityHandlerDeps): Pick<IdentityServi
     }),
 
     RedeemMagicLink: unaryHandler('IdentityService/RedeemMagicLink', logger, async (request) =>
-      outcomeToWire(await redeemMagicLink(ctx, request.token)),
+      outcomeToWire(await redeemMagicLink(ctx, request.token, sessionClientOf(request.client))),
     ),
 
     SsoSignIn: unaryHandler('IdentityService/SsoSignIn', logger, async (request) =>
       outcomeToWire(
-        await ssoSignIn(ctx, mail, {
-          provider: request.provider,
-          subject: request.subject,
-          email: request.email,
-          emailVerified: request.emailVerified,
-          givenName: request.givenName,
-          familyName: request.familyName,
-        }),
+        await ssoSignIn(
+          ctx,
+          mail,
+          {
+            provider: request.provider,
+            subject: request.subject,
+            email: request.email,
+            emailVerified: request.emailVerified,
+            givenName: request.givenName,
+            familyName: request.familyName,
+          },
+          sessionClientOf(request.client),
+        ),
       ),
     ),
 

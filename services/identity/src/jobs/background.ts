@@ -1,6 +1,7 @@
 import { startPeriodicJob } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import { KEY_POLL_INTERVAL_MS, type KeyRing } from '../keys/key-ring.js';
+import type { InvitationsRepository } from '../operations/ports/invitations-repository.js';
 import type { MagicLinksRepository } from '../operations/ports/magic-links-repository.js';
 import type { SessionsRepository } from '../operations/ports/sessions-repository.js';
 
@@ -30,6 +31,7 @@ export function startBackgroundJobs(options: {
   magicLinks: MagicLinksRepository;
   /** One pass of the seat reconciliation (operations/reconcile-seats.ts). */
   reconcileSeats: () => Promise<unknown>;
+  invitations: InvitationsRepository;
   now: () => Date;
   logger: Logger;
   signal: AbortSignal;
@@ -45,4 +47,6 @@ export function startBackgroundJobs(options: {
   );
   every(MAGIC_LINK_SWEEP_INTERVAL_MS, 'magic-link-sweep', () => options.magicLinks.deleteExpired(now()));
   every(SEAT_RECONCILIATION_INTERVAL_MS, 'seat-reconciliation', options.reconcileSeats);
+  // An expired invitation is refused whether stored or not, and listed nowhere: nothing is kept.
+  every(MAGIC_LINK_SWEEP_INTERVAL_MS, 'invitation-sweep', () => options.invitations.deleteExpired(now()));
 }

@@ -3,6 +3,7 @@ import type { PasswordHasher } from './ports/password-hasher.js';
 import type { RefreshPolicy } from '../domain/session.js';
 import type { KeyRing } from '../keys/key-ring.js';
 import type { ExternalIdentitiesRepository } from './ports/external-identities-repository.js';
+import type { InvitationsRepository } from './ports/invitations-repository.js';
 import type { JoinRepository } from './ports/join-repository.js';
 import type { KeyedLock } from '@tap/runtime';
 import type { MagicLinksRepository } from './ports/magic-links-repository.js';
@@ -26,6 +27,7 @@ export interface IdentityContext {
   /** Entitlements' MAX_USERS seats: taken before any user becomes active (operations/seats.ts). */
   readonly seatLedger: SeatLedger;
   readonly seatIntents: SeatIntentsRepository;
+  readonly invitations: InvitationsRepository;
   readonly keyRing: KeyRing;
   readonly revoker: SessionRevoker;
   /** Orders writes to one session or client within this process (FerretDB, see KeyedLock). */

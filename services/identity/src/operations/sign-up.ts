@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { randomSecret } from '../crypto/keyed-hash.js';
 import { identityErrors } from '../domain/errors.js';
+import type { SessionClient } from '../domain/session.js';
 import { newTenant, slugify, type Tenant } from '../domain/tenant.js';
 import { newUser, type User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
@@ -17,6 +18,7 @@ export async function signUp(
   ctx: IdentityContext,
   intent: Extract<MagicLinkIntent, { kind: 'sign-up' }>,
   onCreated: (user: User) => Promise<void> = async () => undefined,
+  client?: Partial<SessionClient>,
 ): Promise<RedeemOutcome> {
   const now = ctx.now();
   // Never typed by anyone: a passwordless account cannot sign in with a password until one is set.
@@ -62,7 +64,7 @@ export async function signUp(
     await onCreated(owner);
     return {
       outcome: 'SIGNED_IN',
-      session: await openSession(ctx, owner, 'cookie'),
+      session: await openSession(ctx, owner, 'cookie', client),
       tenantProvisioned: true,
     };
   } catch (error) {

@@ -103,6 +103,14 @@ export function usersRepository(db: Db): UsersRepository {
       );
       return doc ? toUser(doc) : undefined;
     },
+    async place(userId, from, to) {
+      const doc = await users.findOneAndUpdate(
+        { _id: userId, tenantId: from.tenantId, role: from.role, active: from.active },
+        { $set: { tenantId: to.tenantId, role: to.role, active: to.active } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toUser(doc) : undefined;
+    },
     async setRole(tenantId, userId, role) {
       const doc = await users.findOneAndUpdate(
         { _id: userId, tenantId },

@@ -308,6 +308,46 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     'Renew a success plan; the recomputed state',
     true,
   ),
+  'POST /api/v1/tenant/invitations': api(
+    'createInvitation',
+    'tenant',
+    'Invite an address with a role; mails a single-use link valid 7 days (OWNER or ADMIN)',
+    true,
+  ),
+  'GET /api/v1/tenant/invitations': api(
+    'listInvitations',
+    'tenant',
+    'Pending invitations of the tenant (OWNER or ADMIN)',
+  ),
+  'DELETE /api/v1/tenant/invitations/:id': {
+    ...api('revokeInvitation', 'tenant', 'Revoke a pending invitation (OWNER or ADMIN)', true),
+    extraResponses: noContent('Revoked'),
+  },
+  'DELETE /api/v1/tenant/members/:userId/sessions': api(
+    'endMemberSessions',
+    'tenant',
+    "End every session of a member (OWNER or ADMIN; an ADMIN not an OWNER's)",
+    true,
+  ),
+  'POST /api/v1/auth/v2/invitations/inspect': browser(
+    'inspectInvitation',
+    'What an invitation token offers (it stays usable)',
+  ),
+  'POST /api/v1/auth/v2/invitations/accept': browser(
+    'acceptInvitation',
+    'Accept an invitation: creates or links the account, takes a seat, sets the session cookies',
+  ),
+  'GET /api/v1/auth/sessions': api('listSessions', 'auth-v1', "The caller's own sessions"),
+  'DELETE /api/v1/auth/sessions/:id': {
+    ...api('endSession', 'auth-v1', "End one of the caller's own sessions", true),
+    extraResponses: noContent('Ended'),
+  },
+  'POST /api/v1/auth/sessions/revoke-others': api(
+    'endOtherSessions',
+    'auth-v1',
+    'End every session of the caller but the current one',
+    true,
+  ),
   'GET /api/v1/entitlements/usage': api('getUsage', 'entitlements', 'The usage report'),
   'POST /api/v1/entitlements/can': api(
     'can',

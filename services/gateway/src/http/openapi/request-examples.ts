@@ -33,6 +33,14 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Readonly<Record<string, u
   },
   'POST /api/v1/entitlements/can': { action: 'BULK_UPLOAD', resourceCount: 500 },
   'PATCH /api/v1/tenant/members/:userId': { role: 'ADMIN' },
+  'POST /api/v1/tenant/invitations': { email: 'new.colleague@acme.example', role: 'MEMBER' },
+  'POST /api/v1/auth/v2/invitations/inspect': { token: 'inv_…' },
+  'POST /api/v1/auth/v2/invitations/accept': {
+    token: 'inv_…',
+    firstName: 'Nia',
+    lastName: 'Colleague',
+    confirmLink: false,
+  },
 };
 
 /**
@@ -56,4 +64,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, Readonly<Record<string,
   'POST /api/v1/tenant/members/:userId/reactivate': { userId: '5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53' },
   'DELETE /api/v1/oauth/clients/:clientId': { clientId: 'cl_2f6c9a' },
   'POST /api/v1/oauth/clients/:clientId/rotate': { clientId: 'cl_2f6c9a' },
+  'DELETE /api/v1/tenant/invitations/:id': { id: '3c1e7a52-8f4d-4b2a-9e61-5d0c2f7b8a19' },
+  'DELETE /api/v1/tenant/members/:userId/sessions': { userId: '7a2d9c4e-1b3f-4e8a-8c5d-6f0e2b9a1c37' },
+  'DELETE /api/v1/auth/sessions/:id': { id: '5e8b1f3a-2c7d-4a9e-b6f0-1d4c8e2a7b95' },
 };

@@ -1,6 +1,13 @@
 import type { Role } from '../../domain/roles.js';
 import type { User } from '../../domain/user.js';
 
+/** Where a user belongs and whether it may sign in: what an invitation's acceptance changes. */
+export interface UserPlacement {
+  readonly tenantId: string;
+  readonly role: Role;
+  readonly active: boolean;
+}
+
 /** Users, one document each, email unique across the platform. */
 export interface UsersRepository {
   ensureIndexes(): Promise<void>;
@@ -26,4 +33,9 @@ export interface UsersRepository {
   listActiveIds(tenantId: string): Promise<string[]>;
   /** Tenant ids that have users, in order, after `after`, at most `limit` (the seat migration). */
   listTenantIds(after: string | null, limit: number): Promise<string[]>;
+  /**
+   * Compare-and-set of a user's tenant, role and active flag: only while the user is exactly at
+   * `from`. The moved user, or undefined when it was not (the account changed meanwhile).
+   */
+  place(userId: string, from: UserPlacement, to: UserPlacement): Promise<User | undefined>;
 }
