@@ -66,7 +66,14 @@ const invitee = {
 };
 const memberRow = (email: string, attributes = '') => page.locator(`tr[data-member="${email}"]${attributes}`);
 /** The seat usage line of the Team page once it reads `text` ("2 of 3 users"). */
-const seatsRead = (text: string) => page.getByTestId('seats').filter({ hasText: text }).waitFor();
+const seatsRead = (text: string) =>
+  page
+    .getByTestId('seats')
+    .filter({ hasText: text })
+    .waitFor()
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}; the page says: ${await page.getByTestId('seats').textContent()}`);
+    });
 
 /** The invitation link in the newest mail to `to` (the token is in its fragment). */
 async function invitationLink(to: string, since: number): Promise<string> {

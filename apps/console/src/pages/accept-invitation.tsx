@@ -151,6 +151,15 @@ export function AcceptInvitationPage() {
   useEffect(() => {
     document.title = 'Invitation · TAP console';
     void inspectOnce().then(setState);
+    // Another invitation link opened on this page changes only the fragment (no reload): read it.
+    const again = () => {
+      if (!new URLSearchParams(location.hash.slice(1)).has('token')) return;
+      inspecting = undefined;
+      setState({ kind: 'loading' });
+      void inspectOnce().then(setState);
+    };
+    addEventListener('hashchange', again);
+    return () => removeEventListener('hashchange', again);
   }, []);
   switch (state.kind) {
     case 'loading':
