@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { apiRaw, ApiError } from '../lib/api.js';
 import { field } from '../lib/form.js';
-import type { InvitationPreview, SessionUser } from '../lib/types.js';
+import type { AcceptedInvitation, InvitationPreview } from '../lib/types.js';
 import { AuthShell, Link } from '../components/layout.js';
 import { ErrorNotice, Loading, Notice, when, words } from '../components/ui.js';
 
 type State =
   | { kind: 'loading' }
   | { kind: 'ready'; invitation: InvitationPreview; confirmLink: boolean }
-  | { kind: 'joined'; user: SessionUser; tenantName: string }
+  | { kind: 'joined'; user: AcceptedInvitation['user']; tenantName: string }
   | { kind: 'invalid' }
   | { kind: 'failed'; message: string };
 
@@ -80,7 +80,7 @@ function AcceptForm(props: {
     setError(undefined);
     try {
       const answer = (await apiRaw('POST', '/auth/v2/invitations/accept', body)) as {
-        data: { user: SessionUser };
+        data: AcceptedInvitation;
       };
       props.onDone({ kind: 'joined', user: answer.data.user, tenantName: invitation.tenantName });
     } catch (caught) {
