@@ -26,6 +26,8 @@ describe('a user\'s sessions (issue #22 part 4; TEAM-API.md "Invitations and ses
     system = await startSystem('account_sessions', { trustProxyHops: 1 });
     fx = await openIdentityFixtures(system);
     owner = await fx.tenantWithOwner('Session Works');
+    // This suite makes more users than a default tier's seats (seats are seats.test.ts's to prove).
+    await system.setTier(owner.tenantId, 'ENTERPRISE');
   });
   afterAll(async () => {
     await fx?.close();

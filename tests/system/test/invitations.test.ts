@@ -22,6 +22,9 @@ describe('invitations (issue #22 part 3; TEAM-API.md "Invitations and sessions")
     system = await startSystem('invitations', { trustProxyHops: 1 });
     fx = await openIdentityFixtures(system);
     owner = await fx.tenantWithOwner('Invite Works');
+    // This suite makes more users than a default tier's seats; the seat limit on acceptance is
+    // seats.test.ts's and invitation-acceptance.test.ts's to prove.
+    await system.setTier(owner.tenantId, 'ENTERPRISE');
     ownerToken = (await fx.signIn(owner)).accessToken;
   });
   afterAll(async () => {
