@@ -1,7 +1,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { buildApp as buildAdoption, type AdoptionApp, type DriftWatchJob } from '@tap/adoption';
-import { contracts, type ProductEvent } from '@tap/contracts';
+import { contracts, type EntitlementsServiceClient, type ProductEvent } from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
 import { createEventPublisher, type BatchConsumer } from '@tap/events';
 import {
@@ -124,11 +124,11 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
 
   // Identity asks entitlements for seats; entitlements starts after it (it verifies tokens
   // against identity's key set), so identity reaches its client through this late binding.
-  let identitysEntitlements: ReturnType<typeof createClient> | undefined;
+  const late: { entitlements?: EntitlementsServiceClient } = {};
   const identity = buildIdentity({
     entitlements: () => {
-      if (!identitysEntitlements) throw new Error('entitlements is not started yet');
-      return identitysEntitlements as never;
+      if (!late.entitlements) throw new Error('entitlements is not started yet');
+      return late.entitlements;
     },
     config: {
       tokens: { ...TOKENS, keyEncryptionSecret: SYSTEM_KEY_ENCRYPTION_SECRET, keyRetentionMs: 86_400_000 },
@@ -175,7 +175,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   });
   await entitlements.prepare();
   const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
-  identitysEntitlements = createClient(
+  late.entitlements = createClient(
     contracts().entitlements.EntitlementsService,
     entitlementsAddress,
     await tlsOf('identity'),
@@ -329,7 +329,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       await Promise.all([stopIdentity(), entitlements.grpc.shutdown(500), adoption.grpc.shutdown(500)]);
       clients.close();
       identityClient.close();
-      identitysEntitlements?.close();
+      late.entitlements?.close();
       entitlementsClient.close();
       operatorEntitlements.close();
       jwks.close();
