@@ -13,6 +13,8 @@ import { PlanPage } from './pages/plan.js';
 import { UsagePage } from './pages/usage.js';
 import { ApiAccessPage } from './pages/api-access.js';
 import { TeamPage } from './pages/team.js';
+import { AccountPage } from './pages/account.js';
+import { AcceptInvitationPage } from './pages/accept-invitation.js';
 
 const TITLES: Partial<Record<PageName, string>> = {
   journey: 'Your adoption journey',
@@ -20,6 +22,7 @@ const TITLES: Partial<Record<PageName, string>> = {
   usage: 'Usage and limits',
   'api-access': 'API access',
   team: 'Team',
+  account: 'Your account',
 };
 
 /** Pages that need a session: the company is loaded once (GET /tenant) and shown in the frame. */
@@ -57,6 +60,8 @@ function SignedIn(props: { page: PageName }) {
       <ApiAccessPage />
     ) : props.page === 'team' ? (
       <TeamPage />
+    ) : props.page === 'account' ? (
+      <AccountPage />
     ) : (
       <JourneyPage />
     );
@@ -76,6 +81,8 @@ export function App() {
       return <SignUpPage />;
     case 'magic-link':
       return <MagicLinkPage />;
+    case 'accept-invitation':
+      return <AcceptInvitationPage />;
     case 'sso-confirm-email':
     case 'sso-pending-approval':
     case 'sso-error':

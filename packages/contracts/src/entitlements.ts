@@ -52,3 +52,13 @@ export type {
   ReservationResponse,
   ReservationResponse__Output,
 } from './generated/tap/entitlements/v1/ReservationResponse.js';
+export type { SeatRequest, SeatRequest__Output } from './generated/tap/entitlements/v1/SeatRequest.js';
+export type { SeatResponse, SeatResponse__Output } from './generated/tap/entitlements/v1/SeatResponse.js';
+export type {
+  SyncSeatsRequest,
+  SyncSeatsRequest__Output,
+} from './generated/tap/entitlements/v1/SyncSeatsRequest.js';
+export type {
+  SyncSeatsResponse,
+  SyncSeatsResponse__Output,
+} from './generated/tap/entitlements/v1/SyncSeatsResponse.js';

@@ -32,3 +32,11 @@ export type {
   RotateSigningKeyResponse,
   RotateSigningKeyResponse__Output,
 } from './generated/tap/identity/v1/RotateSigningKeyResponse.js';
+export type { Member, Member__Output } from './generated/tap/identity/v1/Member.js';
+export type {
+  ListMembersResponse,
+  ListMembersResponse__Output,
+} from './generated/tap/identity/v1/ListMembersResponse.js';
+export type { SessionClient, SessionClient__Output } from './generated/tap/identity/v1/SessionClient.js';
+export type { Invitation, Invitation__Output } from './generated/tap/identity/v1/Invitation.js';
+export type { SessionInfo, SessionInfo__Output } from './generated/tap/identity/v1/SessionInfo.js';

@@ -14,6 +14,7 @@ const ENTITLEMENTS = '/tap.entitlements.v1.EntitlementsService/';
 const GATEWAY: readonly ServiceIdentity[] = ['gateway'];
 const OPERATOR: readonly ServiceIdentity[] = ['operator'];
 const GATEWAY_OR_OPERATOR: readonly ServiceIdentity[] = ['gateway', 'operator'];
+const IDENTITY_ONLY: readonly ServiceIdentity[] = ['identity'];
 
 /**
  * Who may call every RPC, the one table (docs/security.md "RPC allowlist" is its copy for
@@ -36,9 +37,26 @@ export const RPC_ALLOWLIST = {
   [`${IDENTITY}RedeemMagicLink`]: GATEWAY,
   [`${IDENTITY}SsoSignIn`]: GATEWAY,
   [`${IDENTITY}IssueClientToken`]: GATEWAY,
+  // Invitations and sessions (issue #22): a user's token through the gateway; InspectInvitation and
+  // AcceptInvitation carry the single-use token instead, relayed by the gateway's /auth/v2 routes.
+  [`${IDENTITY}CreateInvitation`]: GATEWAY,
+  [`${IDENTITY}ListInvitations`]: GATEWAY,
+  [`${IDENTITY}RevokeInvitation`]: GATEWAY,
+  [`${IDENTITY}InspectInvitation`]: GATEWAY,
+  [`${IDENTITY}AcceptInvitation`]: GATEWAY,
+  [`${IDENTITY}ListSessions`]: GATEWAY,
+  [`${IDENTITY}EndSession`]: GATEWAY,
+  [`${IDENTITY}EndOtherSessions`]: GATEWAY,
+  [`${IDENTITY}EndMemberSessions`]: GATEWAY,
   // Tenant admins through the gateway, or the operator naming the tenant.
   [`${IDENTITY}ListJoinRequests`]: GATEWAY_OR_OPERATOR,
   [`${IDENTITY}ApproveJoinRequest`]: GATEWAY_OR_OPERATOR,
+  // Team management: an OWNER's or ADMIN's token through the gateway (the actor is the token's user).
+  [`${IDENTITY}ListMembers`]: GATEWAY,
+  [`${IDENTITY}ChangeMemberRole`]: GATEWAY,
+  [`${IDENTITY}DeactivateMember`]: GATEWAY,
+  [`${IDENTITY}ReactivateMember`]: GATEWAY,
+  [`${IDENTITY}RejectJoinRequest`]: GATEWAY,
   [`${IDENTITY}CreateOAuthClient`]: GATEWAY_OR_OPERATOR,
   [`${IDENTITY}ListOAuthClients`]: GATEWAY_OR_OPERATOR,
   [`${IDENTITY}DeleteOAuthClient`]: GATEWAY_OR_OPERATOR,
@@ -72,6 +90,11 @@ export const RPC_ALLOWLIST = {
   [`${ENTITLEMENTS}Reserve`]: GATEWAY,
   [`${ENTITLEMENTS}Consume`]: GATEWAY,
   [`${ENTITLEMENTS}Release`]: GATEWAY,
+  // The seat ledger of MAX_USERS: only identity makes users active, with a service token it minted
+  // for the tenant (entitlements checks that token's kind and subject too).
+  [`${ENTITLEMENTS}TakeSeat`]: IDENTITY_ONLY,
+  [`${ENTITLEMENTS}ReleaseSeat`]: IDENTITY_ONLY,
+  [`${ENTITLEMENTS}SyncSeats`]: IDENTITY_ONLY,
   // The tier is set by the operator (billing), never by a service.
   [`${ENTITLEMENTS}SetTier`]: OPERATOR,
 } as const satisfies RpcAllowlist;

@@ -17,6 +17,8 @@ export interface TestTokens {
   bearer(tenantId: string, role?: string): Promise<string>;
   /** `Bearer <access token>` of an OAuth client of `tenantId` granted `scopes`. */
   clientBearer(tenantId: string, scopes: readonly string[]): Promise<string>;
+  /** `Bearer <service token>` that `service` (default identity) minted for `tenantId`. */
+  serviceBearer(tenantId: string, service?: string): Promise<string>;
 }
 
 export async function testTokens(): Promise<TestTokens> {
@@ -53,6 +55,17 @@ export async function testTokens(): Promise<TestTokens> {
         role: '',
         scopes: [...scopes],
         sessionId: randomUUID(),
+      };
+      return `Bearer ${(await signer.sign(input)).token}`;
+    },
+    async serviceBearer(tenantId, service = 'identity') {
+      const input = {
+        subject: service,
+        kind: 'service' as const,
+        tenantId,
+        role: '',
+        scopes: [],
+        sessionId: `service:${service}`,
       };
       return `Bearer ${(await signer.sign(input)).token}`;
     },

@@ -33,6 +33,7 @@ import { createTenantWriteLock } from './store/tenant-write-lock.js';
 import { tierAssignmentsRepository } from './store/tier-assignments-repository.js';
 import { tracedProductsRepository } from './store/traced-products-repository.js';
 import { usageRepository } from './store/usage-repository.js';
+import { seatsRepository } from './store/seats-repository.js';
 
 export interface EntitlementsDeps {
   /** `events` is needed by startConsumer only; `cleanup` falls back to the defaults. */
@@ -111,7 +112,9 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     changed,
   };
   let migration: UsageMigrationReport | undefined;
+  const seats = seatsRepository(deps.db);
   const handlers = entitlementsHandlers({
+    seats,
     ops,
     reads,
     tierChanged: (tenantId) => changed(tenantId),
@@ -139,6 +142,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   return {
     grpc,
     async prepare() {
+      await seats.ensureIndexes();
       migration = await migrateUsageDocuments(deps.db, RECENT_EVENT_IDS_KEPT);
     },
     lastMigration: () => migration,

@@ -94,9 +94,9 @@ describe('the batched usage counter', () => {
 
     const successor = await start();
     for (let i = 0; i < 10; i += 1)
-      await publisher.publish(productEvent(tenantId, 'user.joined', { userId: `u${i}` }));
+      await publisher.publish(productEvent(tenantId, 'connection.accepted', { connectionId: `u${i}` }));
     await consumerSettled(bed);
-    expect(await counts(tenantId)).toMatchObject({ MAX_ACTIVE_PRODUCTS: 40, MAX_USERS: 10 });
+    expect(await counts(tenantId)).toMatchObject({ MAX_ACTIVE_PRODUCTS: 40, MAX_CONNECTIONS: 10 });
     expect(successor.stats().redelivered).toBeGreaterThan(0);
     await stopAll();
   });
@@ -106,7 +106,7 @@ describe('the batched usage counter', () => {
     let failuresLeft = 2;
     // Order matters here: a removal before any acceptance clamps at 0, then +1 leaves 1.
     await publisher.publish(productEvent(failing, 'connection.removed', { connectionId: 'c1' }));
-    await publisher.publish(productEvent(other, 'user.joined', { userId: 'u1' }));
+    await publisher.publish(productEvent(other, 'product.created', { productId: 'p1' }));
     await publisher.publish(productEvent(failing, 'connection.accepted', { connectionId: 'c2' }));
     await start({
       decorate: (handler) => async (groups) => {
@@ -126,7 +126,7 @@ describe('the batched usage counter', () => {
     await consumerSettled(bed);
     expect(failuresLeft).toBe(0);
     expect((await counts(failing))['MAX_CONNECTIONS']).toBe(1);
-    expect((await counts(other))['MAX_USERS']).toBe(1);
+    expect((await counts(other))['MAX_ACTIVE_PRODUCTS']).toBe(1);
     await stopAll();
   });
 

@@ -29,7 +29,7 @@ async function counts(tenantId: string): Promise<Record<string, number>> {
 }
 
 describe('the usage-counter consumer', () => {
-  it('counts gauges up and down from product, connection and user events, never below zero', async () => {
+  it('counts gauges up and down from product and connection events, never below zero; user events move no seat', async () => {
     const tenantId = randomUUID();
     const events = [
       productEvent(tenantId, 'product.created', { productId: 'p1' }),
@@ -49,8 +49,9 @@ describe('the usage-counter consumer', () => {
     expect(await counts(tenantId)).toMatchObject({
       MAX_ACTIVE_PRODUCTS: 2,
       MAX_CONNECTIONS: 0,
-      MAX_USERS: 1,
     });
+    // MAX_USERS is the seat ledger's alone (docs/entitlements-model.md "Seats").
+    expect((await counts(tenantId))['MAX_USERS']).toBe(0);
   });
 
   it('counts an event once when it arrives twice under different message ids', async () => {
@@ -191,13 +192,13 @@ describe('the usage-counter consumer', () => {
   it('keeps the tenant document bounded: no id map that grows with history', async () => {
     const tenantId = randomUUID();
     for (let i = 0; i < 5; i += 1)
-      await publisher.publish(productEvent(tenantId, 'user.joined', { userId: `u${i}` }));
+      await publisher.publish(productEvent(tenantId, 'product.created', { productId: `p${i}` }));
     await consumerSettled(bed);
     const doc = await bed.db
       .collection<{ _id: string; appliedEvents?: object; recentEventIds?: string[] }>('usage')
       .findOne({ _id: tenantId });
     expect(doc?.appliedEvents).toBeUndefined();
     expect(doc?.recentEventIds).toHaveLength(5);
-    expect((await counts(tenantId))['MAX_USERS']).toBe(5);
+    expect((await counts(tenantId))['MAX_ACTIVE_PRODUCTS']).toBe(5);
   });
 });

@@ -15,6 +15,7 @@ import {
   DEFAULT_REVOCATION_KEY_PREFIX,
   deriveTokenHashSecret,
 } from '@tap/tokens';
+import type { EntitlementsServiceClient } from '@tap/contracts';
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import { DEFAULT_REFRESH_REUSE_GRACE_MS, type IdentityConfig } from './config.js';
@@ -30,6 +31,7 @@ import { createKeyRing, KEY_POLL_INTERVAL_MS, type KeyRing } from './keys/key-ri
 import type { IdentityContext } from './operations/context.js';
 import { oauthClientsRepository } from './store/oauth-clients-repository.js';
 import { externalIdentitiesRepository } from './store/external-identities-repository.js';
+import { invitationsRepository } from './store/invitations-repository.js';
 import { joinRepository } from './store/join-repository.js';
 import { magicLinksRepository } from './store/magic-links-repository.js';
 import { redisSessionRevoker } from './store/session-revocations.js';
@@ -37,6 +39,10 @@ import { sessionsRepository } from './store/sessions-repository.js';
 import { signingKeysRepository } from './store/signing-keys-repository.js';
 import { tenantsRepository } from './store/tenants-repository.js';
 import { usersRepository } from './store/users-repository.js';
+import { seatIntentsRepository } from './store/seat-intents-repository.js';
+import { entitlementsSeatLedger } from './grpc/entitlements-seat-ledger.js';
+import type { SeatLedger } from './operations/ports/seat-ledger.js';
+import { migrateSeats, settleStaleSeatIntents } from './operations/reconcile-seats.js';
 
 export interface IdentityDeps {
   readonly config: Pick<IdentityConfig, 'tokens' | 'operatorToken'> & {
@@ -57,6 +63,12 @@ export interface IdentityDeps {
   /** Revocation marks for the gateway's token check (logout, reuse, client rotation and deletion). */
   readonly redis: Redis;
   readonly logger: Logger;
+  /**
+   * Entitlements, the owner of MAX_USERS seats (its client as identity's certificate), asked at
+   * each call so a test stack may start it after identity. `seatLedger` replaces it outright
+   * (identity's own test bed, which runs no entitlements; tests/system runs the real one).
+   */
+  readonly entitlements: (() => EntitlementsServiceClient) | { readonly seatLedger: SeatLedger };
   readonly now?: () => Date;
   readonly newId?: () => string;
 }
@@ -69,8 +81,15 @@ export interface IdentityApp {
    * loads (or creates) the signing key and computes the dummy password hash.
    */
   prepare(): Promise<void>;
-  /** Key-pointer polling and the expired-session sweep, until `signal` aborts. */
+  /** Key-pointer polling, the expired-session sweep and seat reconciliation, until `signal` aborts. */
   startBackground(signal: AbortSignal): void;
+  /**
+   * One pass of the seat reconciliation: the seat migration until it once succeeded, then the
+   * intents older than `before` (default: SEAT_INTENT_GRACE_MS ago) settled. How many intents.
+   */
+  reconcileSeats(before?: Date): Promise<number>;
+  /** The seat migration alone (every tenant's active users get seats). */
+  migrateSeats(): Promise<{ tenants: number }>;
 }
 
 /** Builds the identity service without listening: what tests and main.ts both use. */
@@ -88,7 +107,13 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     audience: config.tokens.audience,
   });
   const revocationPrefix = config.revocationKeyPrefix ?? DEFAULT_REVOCATION_KEY_PREFIX;
+  const seatLedger =
+    typeof deps.entitlements === 'function'
+      ? entitlementsSeatLedger({ client: deps.entitlements, keyRing, now })
+      : deps.entitlements.seatLedger;
   const ctx: IdentityContext = {
+    seatLedger,
+    seatIntents: seatIntentsRepository(deps.db),
     tenants: tenantsRepository(deps.db),
     users: usersRepository(deps.db),
     sessions: sessionsRepository(deps.db),
@@ -96,6 +121,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     magicLinks: magicLinksRepository(deps.db),
     joins: joinRepository(deps.db),
     externalIdentities: externalIdentitiesRepository(deps.db),
+    invitations: invitationsRepository(deps.db),
     keyRing,
     locks: createKeyedLock(),
     revoker: redisSessionRevoker(deps.redis, revocationPrefix),
@@ -124,6 +150,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     keyVerifier,
     redisSessionRevocations(deps.redis, revocationPrefix),
   );
+  const mailer = config.mail
+    ? smtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from })
+    : undefined;
   const handlers = identityHandlers({
     ctx,
     verifier,
@@ -131,12 +160,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     operatorTokens: operatorTokens(config.operatorToken, config.operatorTokenPrevious),
     logger: deps.logger,
     keyRetentionMs: config.tokens.keyRetentionMs,
-    mail: config.mail
-      ? {
-          linkUrl: config.mail.magicLinkUrl,
-          ...smtpMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from }),
-        }
-      : undefined,
+    mail: config.mail && mailer ? { linkUrl: config.mail.magicLinkUrl, ...mailer } : undefined,
+    invitationMail:
+      config.mail && mailer ? { linkUrl: invitationLinkUrl(config.mail), ...mailer } : undefined,
   });
   const grpc = createGrpcServer(
     [
@@ -174,9 +200,20 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
       'OAuth client secrets not yet re-hashed under the current TOKEN_HASH_SECRET',
     );
   };
+  let seatsMigrated = false;
+  const reconcileSeats = async (before?: Date): Promise<number> => {
+    if (!seatsMigrated) {
+      const migrated = await migrateSeats(ctx);
+      seatsMigrated = true;
+      deps.logger.info(migrated, 'seats of active users synced with entitlements');
+    }
+    return settleStaleSeatIntents(ctx, before);
+  };
   return {
     grpc,
     keyRing,
+    reconcileSeats,
+    migrateSeats: () => migrateSeats(ctx),
     async prepare() {
       await Promise.all([
         ctx.tenants.ensureIndexes(),
@@ -185,6 +222,8 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         ctx.clients.ensureIndexes(),
         ctx.magicLinks.ensureIndexes(),
         ctx.joins.ensureIndexes(),
+        ctx.seatIntents.ensureIndexes(),
+        ctx.invitations.ensureIndexes(),
       ]);
       // After the indexes: the users' unique email index is what refuses a merge of two accounts.
       const addresses = await migrateAddressForms(deps.db);
@@ -202,10 +241,25 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         keyRing,
         sessions: ctx.sessions,
         magicLinks: ctx.magicLinks,
+        reconcileSeats: () => reconcileSeats(),
+        invitations: ctx.invitations,
         now,
         logger: deps.logger,
         signal,
       });
+      // The migration at start, without waiting a whole interval (entitlements may still be
+      // starting: the periodic pass tries again).
+      reconcileSeats().catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'seat reconciliation at start failed; retried by the job'),
+      );
     },
   };
+}
+
+/**
+ * The console's acceptance page: INVITATION_URL, else `/console/accept-invitation` on the origin
+ * of the magic-link page (the console and the web app's landings share one origin).
+ */
+function invitationLinkUrl(mail: NonNullable<IdentityConfig['mail']>): string {
+  return mail.invitationUrl ?? new URL('/console/accept-invitation', mail.magicLinkUrl).href;
 }

@@ -53,13 +53,22 @@ export interface IdentityConfig {
   readonly sessions: { readonly refreshReuseGraceMs: number };
   /** Where the revocation marks go that the gateway checks (logout, refresh reuse, OAuth clients). */
   readonly redis: { readonly url: string };
+  /** Entitlements' gRPC address: its seat ledger is asked before any user becomes active. */
+  readonly entitlementsAddress: string;
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
   /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
   readonly grpcTls: TlsFiles;
   /** Magic-link mail over SMTP; unset SMTP_URL means no links are sent (docs/browser-sessions.md). */
   readonly mail:
-    { readonly smtpUrl: string; readonly from: string; readonly magicLinkUrl: string } | undefined;
+    | {
+        readonly smtpUrl: string;
+        readonly from: string;
+        readonly magicLinkUrl: string;
+        /** The console's invitation page; `/console/accept-invitation` on MAGIC_LINK_URL's origin when unset. */
+        readonly invitationUrl?: string | undefined;
+      }
+    | undefined;
 }
 
 /** Reads and validates identity's environment once; throws ConfigError listing every bad variable. */
@@ -82,6 +91,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     TOKEN_HASH_SECRET_PREVIOUS: secret(32)({ default: undefined }),
     REFRESH_REUSE_GRACE_MS: durationMs({ default: DEFAULT_REFRESH_REUSE_GRACE_MS }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+    ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -90,6 +100,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     SMTP_URL: str({ default: '' }),
     MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
     MAGIC_LINK_URL: httpUrl({ default: 'http://localhost:3000/auth/magic-link' }),
+    INVITATION_URL: httpUrl({ default: undefined }),
   });
   const issues = [...tokenHashSecretIssues(e)];
   if (issues.length > 0) throw new ConfigError(issues);
@@ -113,10 +124,16 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     tokenHashSecretPrevious: e.TOKEN_HASH_SECRET_PREVIOUS,
     sessions: Object.freeze({ refreshReuseGraceMs: e.REFRESH_REUSE_GRACE_MS }),
     redis: Object.freeze({ url: e.REDIS_URL }),
+    entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
     mail: e.SMTP_URL
-      ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, magicLinkUrl: e.MAGIC_LINK_URL })
+      ? Object.freeze({
+          smtpUrl: e.SMTP_URL,
+          from: e.MAIL_FROM,
+          magicLinkUrl: e.MAGIC_LINK_URL,
+          invitationUrl: e.INVITATION_URL,
+        })
       : undefined,
   });
 }

@@ -1,7 +1,8 @@
 import { loadConfigOrExit } from '@tap/config';
 import { createMongoDependency, createRedisDependency, Readiness, runGrpcService } from '@tap/runtime';
 import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
-import { setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
+import { contracts } from '@tap/contracts';
+import { createClient, setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -23,7 +24,14 @@ const mongo = createMongoDependency({
   logger,
 });
 const redis = createRedisDependency({ url: config.redis.url, name: 'identity', readiness, logger });
-const app = buildApp({ config, db: mongo.db, redis, tls: tlsFromFiles(config.grpcTls), logger });
+const tls = tlsFromFiles(config.grpcTls);
+// Identity's own certificate: entitlements admits only `identity` to its seat RPCs.
+const entitlements = createClient(
+  contracts().entitlements.EntitlementsService,
+  config.entitlementsAddress,
+  tls,
+);
+const app = buildApp({ config, db: mongo.db, redis, tls, logger, entitlements: () => entitlements });
 
 await runGrpcService({
   name: 'identity',
@@ -39,6 +47,7 @@ await runGrpcService({
     app.startBackground(signal);
   },
   shutdownSteps: [
+    { name: 'entitlements client', run: async () => entitlements.close() },
     { name: 'mongo', run: () => mongo.close() },
     { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },
     { name: 'telemetry', run: () => telemetry.shutdown() },

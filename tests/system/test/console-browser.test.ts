@@ -27,6 +27,9 @@ let mail: SmtpSink;
 let chrome: ChromiumSession;
 let page: Page;
 let tenantId: string;
+/** A second browser (its own profile and cookies): the invited people, and the owner's other device. */
+let other: ChromiumSession | undefined;
+let otherPage: Page;
 const domain = () => `${stack.namespace.replace(/_/g, '-')}.example`;
 const owner = { email: '', password: 'console owner passphrase 1', firstName: 'Olive', lastName: 'Owner' };
 
@@ -34,9 +37,9 @@ const url = (path: string) => `${stack.base}${path}`;
 const heading = (text: string) => page.getByRole('heading', { level: 1, name: text });
 
 /** No serious accessibility violation, then screenshots at both widths. */
-async function checkPage(name: string): Promise<void> {
-  expect([name, await seriousViolations(page)]).toEqual([name, []]);
-  await screenshots(page, name);
+async function checkPage(name: string, on: Page = page): Promise<void> {
+  expect([name, await seriousViolations(on)]).toEqual([name, []]);
+  await screenshots(on, name);
 }
 
 /** The link in the newest mail to `to` (the token is in its fragment). */
@@ -54,6 +57,82 @@ const stateVersion = () =>
     return ((await response.json()) as { data: { version: number } }).data.version;
   });
 
+/* Issue #22: the Team page and the Account area. */
+const invitee = {
+  email: '',
+  firstName: 'Ivy',
+  lastName: 'Invitee',
+  password: 'invited member passphrase 1',
+};
+const memberRow = (email: string, attributes = '') => page.locator(`tr[data-member="${email}"]${attributes}`);
+/** The seat usage line of the Team page once it reads `text` ("2 of 3 users"). */
+const seatsRead = (text: string) =>
+  page
+    .getByTestId('seats')
+    .filter({ hasText: text })
+    .waitFor()
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}; the page says: ${await page.getByTestId('seats').textContent()}`);
+    });
+
+/** The invitation link in the newest mail to `to` (the token is in its fragment). */
+async function invitationLink(to: string, since: number): Promise<string> {
+  const message = await mail.waitForMessage(to, { since, timeoutMs: WAIT_MS });
+  const link = /https?:\/\/\S+/.exec(message.text)?.[0] ?? '';
+  expect(link.startsWith(`${stack.base}/console/accept-invitation#token=`)).toBe(true);
+  return link;
+}
+
+/** Invites `email` from the Team page and resolves with the link the invitation mail carries. */
+async function invite(email: string, role: 'OWNER' | 'ADMIN' | 'MEMBER'): Promise<string> {
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Role', { exact: true }).selectOption(role);
+  const since = mail.messages.length;
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await page.getByText(`Invitation sent to ${email}`).waitFor();
+  await page.locator(`[data-invitation="${email}"]`).waitFor();
+  return invitationLink(email, since);
+}
+
+/** In the second browser: opens an invitation link and creates the account it asks for. */
+async function acceptAsNewAccount(
+  link: string,
+  person: { firstName: string; lastName: string; password: string },
+  check?: string,
+): Promise<void> {
+  await otherPage.goto(link);
+  await otherPage.locator('[data-outcome="invitation-ready"]').waitFor();
+  // The token left the address bar before anything else happened.
+  expect(new URL(otherPage.url()).hash).toBe('');
+  if (check) await checkPage(check, otherPage);
+  await otherPage.getByLabel('First name').fill(person.firstName);
+  await otherPage.getByLabel('Last name').fill(person.lastName);
+  await otherPage.getByLabel('Choose a password').fill(person.password);
+  await otherPage.getByRole('button', { name: /^Create my account and join / }).click();
+  await otherPage.locator('[data-outcome="invitation-accepted"]').waitFor();
+}
+
+/** Polls (bounded) until the second browser's session is refused, then its console shows sign-in. */
+async function otherSignedOut(): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  const status = () => otherPage.evaluate(async () => (await fetch('/api/v1/tenant')).status);
+  while ((await status()) !== 401) {
+    if (Date.now() > deadline) throw new Error('the session in the second browser still answers');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await otherPage.goto(url('/console/journey'));
+  await otherPage.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+}
+
+/** Signs `who` in with a password in the second browser. */
+async function otherSignIn(who: { email: string; password: string }): Promise<void> {
+  await otherPage.goto(url('/console/sign-in'));
+  await otherPage.getByLabel('E-mail', { exact: true }).fill(who.email);
+  await otherPage.getByLabel('Password', { exact: true }).fill(who.password);
+  await otherPage.getByRole('button', { name: 'Sign in' }).click();
+  await otherPage.getByRole('heading', { level: 1, name: 'Your adoption journey' }).waitFor();
+}
+
 beforeAll(async () => {
   mail = await startSmtpSink({ port: 0 });
   stack = await startProcessStack('console', { SMTP_URL: mail.url }, { sso: true, console: true });
@@ -69,6 +148,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await other?.close();
   await chrome?.close();
   await stack?.stop();
   await mail?.stop();
@@ -280,6 +360,195 @@ describe('the web console in Chromium', () => {
     await page.getByText('No one is waiting to join.').waitFor();
   });
 
+  it('team: the OWNER invites by e-mail; the mailed link is accepted in another browser; the member is listed', async () => {
+    // Supplier Free allows 3 users: the owner and the joiner approved above hold two seats.
+    await stack.setTier(tenantId, 'SUPPLIER_FREE');
+    invitee.email = `invitee@${domain()}`;
+    await page.goto(url('/console/team'));
+    await heading('Team').waitFor();
+    await seatsRead('2 of 3 users');
+    await memberRow(owner.email, '[data-role="OWNER"][data-status="ACTIVE"]').waitFor();
+    const link = await invite(invitee.email, 'MEMBER');
+    // A member's address is refused with its code in words.
+    await page.getByLabel('E-mail address').fill(owner.email);
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText(/\(ALREADY_MEMBER\)/).waitFor();
+    await checkPage('team-invitations');
+
+    other = await startChromium();
+    otherPage = await other.newPage();
+    otherPage.on('dialog', (dialog) => void dialog.accept());
+    await acceptAsNewAccount(link, invitee, 'accept-invitation');
+    await checkPage('accept-invitation-joined', otherPage);
+    await otherPage.getByRole('link', { name: 'Open the console' }).click();
+    await otherPage.getByRole('heading', { level: 1, name: 'Your adoption journey' }).waitFor();
+    // A used link is spent.
+    await otherPage.goto(link);
+    await otherPage.locator('[data-outcome="invalid-or-expired"]').waitFor();
+    await checkPage('accept-invitation-invalid', otherPage);
+
+    await page.reload();
+    await memberRow(invitee.email, '[data-role="MEMBER"][data-status="ACTIVE"]').waitFor();
+    await seatsRead('3 of 3 users');
+    await page.getByText('No invitation is waiting for an answer.').waitFor();
+    await checkPage('team-members');
+  });
+
+  it('team: the OWNER changes a role; demoting the last OWNER is refused (LAST_OWNER) and the select shows the role kept', async () => {
+    await page.getByLabel(`Role of ${invitee.email}`).selectOption('ADMIN');
+    await page.getByRole('button', { name: `Save role of ${invitee.email}` }).click();
+    await memberRow(invitee.email, '[data-role="ADMIN"]').waitFor();
+    await page.getByText(`${invitee.email} is now Admin.`).waitFor();
+
+    // By keyboard: focus the select, pick Member, Tab to its Save button, Enter.
+    await page.getByLabel(`Role of ${owner.email}`).focus();
+    await page.getByLabel(`Role of ${owner.email}`).selectOption('MEMBER');
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus').textContent()).resolves.toBe(`Save role of ${owner.email}`);
+    await page.keyboard.press('Enter');
+    await page.getByText(/\(LAST_OWNER\)/).waitFor();
+    await memberRow(owner.email, '[data-role="OWNER"]').waitFor();
+    await expect(page.getByLabel(`Role of ${owner.email}`).inputValue()).resolves.toBe('OWNER');
+    await checkPage('team-last-owner');
+  });
+
+  it('team: deactivation signs the member out and frees the seat; reactivation at the limit is LIMIT_EXCEEDED with the upgrade; then it takes the freed seat', async () => {
+    await page.getByRole('button', { name: `Deactivate ${invitee.email}` }).click();
+    await memberRow(invitee.email, '[data-status="DEACTIVATED"]').waitFor();
+    await seatsRead('2 of 3 users');
+    await otherSignedOut();
+
+    // The freed seat goes to someone else, invited and accepted in the second browser.
+    const second = {
+      email: `second@${domain()}`,
+      firstName: 'Sid',
+      lastName: 'Second',
+      password: invitee.password,
+    };
+    const link = await invite(second.email, 'MEMBER');
+    await other!.context.clearCookies();
+    await acceptAsNewAccount(link, second);
+    await page.reload();
+    await memberRow(second.email, '[data-status="ACTIVE"]').waitFor();
+    await seatsRead('3 of 3 users');
+
+    await page.getByRole('button', { name: `Reactivate ${invitee.email}` }).click();
+    await page.getByText(/Your plan \(Supplier Free\) allows 3 users — upgrade to Supplier Plus/).waitFor();
+    await memberRow(invitee.email, '[data-status="DEACTIVATED"]').waitFor();
+    await checkPage('team-seat-limit');
+
+    await page.getByRole('button', { name: `Deactivate ${second.email}` }).click();
+    await memberRow(second.email, '[data-status="DEACTIVATED"]').waitFor();
+    await page.getByRole('button', { name: `Reactivate ${invitee.email}` }).click();
+    await memberRow(invitee.email, '[data-status="ACTIVE"][data-role="ADMIN"]').waitFor();
+    await page.getByText(`${invitee.email} is active again.`).waitFor();
+    await seatsRead('3 of 3 users');
+  });
+
+  it("team: the OWNER ends all of a member's sessions, revokes an invitation and rejects a join request", async () => {
+    await other!.context.clearCookies();
+    await otherSignIn(invitee);
+    await page.getByRole('button', { name: `End sessions of ${invitee.email}` }).click();
+    await page
+      .getByText(new RegExp(`^Ended [1-9]\\d* sessions? of ${invitee.email.replace(/\./g, '\\.')}\\.$`))
+      .waitFor();
+    // The access token in the cookie lives out its minutes; the refresh that follows is refused.
+    await other!.context.clearCookies({ name: 'svc_session' });
+    await otherPage.goto(url('/console/journey'));
+    await otherPage.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+
+    // The owner of another company is invited: the page asks to confirm the move, which the API
+    // refuses while that account owns its company; the invitation is then revoked.
+    const elsewhere = { ...owner, email: `elsewhere@other-${domain()}`, firstName: 'Elsa' };
+    await stack.createTenantWithOwner(`Elsewhere ${stack.namespace.slice(-6)}`, elsewhere);
+    const link = await invite(elsewhere.email, 'ADMIN');
+    await otherPage.goto(link);
+    await otherPage.locator('[data-outcome="invitation-ready"]').waitFor();
+    await otherPage.getByText(`An account for ${elsewhere.email} already exists.`).waitFor();
+    await otherPage.getByRole('checkbox', { name: /^Link my account/ }).check();
+    await checkPage('accept-invitation-link', otherPage);
+    await otherPage.getByRole('button', { name: /^Join / }).click();
+    await otherPage.getByText(/\(ACCOUNT_OWNS_TENANT\)/).waitFor();
+
+    await page.getByRole('button', { name: `Revoke the invitation to ${elsewhere.email}` }).click();
+    await page.locator(`[data-invitation="${elsewhere.email}"]`).waitFor({ state: 'detached' });
+    await page.getByText(`The invitation to ${elsewhere.email} is revoked.`).waitFor();
+    await otherPage.goto(link);
+    await otherPage.locator('[data-outcome="invalid-or-expired"]').waitFor();
+
+    const gated = `gated-${domain()}`;
+    const asker = `asker@${gated}`;
+    const since = mail.messages.length;
+    const signup = await fetch(url('/api/v1/auth/v2/signup'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: asker, companyName: 'Ignored', firstName: 'Ash', lastName: 'Asker' }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
+    expect(signup.status).toBe(200);
+    await otherPage.goto(await mailedLink(asker, since));
+    await otherPage.locator('[data-outcome="pending-approval"]').waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: `Reject ${asker}` }).click();
+    await page.getByText(`The request of ${asker} is rejected.`).waitFor();
+    await page.getByText('No one is waiting to join.').waitFor();
+    await expect(memberRow(asker).count()).resolves.toBe(0);
+  });
+
+  it('account: your sessions with this device marked; one ended, then all the others', async () => {
+    // The owner on two more devices: the second browser and a script.
+    await other!.context.clearCookies();
+    await otherSignIn(owner);
+    const script = await fetch(url('/api/v1/auth/v2/login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: stack.base, 'user-agent': 'nightly-export/2.1' },
+      body: JSON.stringify({ email: owner.email, password: owner.password }),
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
+    expect(script.status).toBe(200);
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await heading('Your account').waitFor();
+    const rows = page.locator('tr[data-session]');
+    await page.locator('tr[data-session]', { hasText: 'nightly-export/2.1' }).waitFor();
+    expect(await rows.count()).toBeGreaterThanOrEqual(3);
+    const current = page.locator('tr[data-current="true"]');
+    await expect(current.count()).resolves.toBe(1);
+    await expect(current.textContent()).resolves.toContain('This device');
+    await checkPage('account');
+
+    const scripted = page.locator('tr[data-session]', { hasText: 'nightly-export/2.1' });
+    await scripted.getByRole('button', { name: /^End session/ }).click();
+    await scripted.waitFor({ state: 'detached' });
+    await page.getByText('The session on nightly-export/2.1 has ended.').waitFor();
+    // Focus did not fall to the document when the row went.
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Your sessions');
+
+    await page.getByRole('button', { name: 'End all other sessions' }).click();
+    await page.getByText(/^Ended [1-9]\d* other sessions?\. Only this device is signed in\.$/).waitFor();
+    await page.getByText('You are signed in on this device only.').waitFor();
+    await expect(rows.count()).resolves.toBe(1);
+    await expect(current.count()).resolves.toBe(1);
+    await other!.context.clearCookies({ name: 'svc_session' });
+    await otherPage.goto(url('/console/journey'));
+    await otherPage.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    // This device is still signed in.
+    await page.reload();
+    await heading('Your account').waitFor();
+    await page.locator('tr[data-current="true"]').waitFor();
+
+    // The second browser saw only the refusals its steps provoked: sessions ended, links spent.
+    const expected = [
+      /\/api\/v1\/tenant: Failed to load resource: .* 401 /,
+      /\/api\/v1\/auth\/v2\/refresh: Failed to load resource: .* 401 /,
+      /\/api\/v1\/auth\/v2\/invitations\/inspect: Failed to load resource: .* 400 /,
+      /\/api\/v1\/auth\/v2\/invitations\/accept: Failed to load resource: .* 409 /,
+    ];
+    expect(other!.errors.filter((error) => !expected.some((e) => e.test(error)))).toEqual([]);
+    await other!.close();
+    other = undefined;
+  });
+
   it('sign out clears the session; a magic link from the SMTP sink signs in; a used link is INVALID_OR_EXPIRED', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('Sign in').waitFor();
@@ -367,6 +636,9 @@ describe('the web console in Chromium', () => {
       /\/api\/v1\/auth\/v2\/magic-link\/redeem: Failed to load resource: .* 400 /,
       /\/api\/v1\/tenant\/adoption\/milestones\/kickoff_call_held\/complete: Failed to load resource: .* 409 /,
       /\/api\/v1\/entitlements\/usage: Failed to load resource: .* 401 .*test: .*refreshes silently/,
+      /\/api\/v1\/tenant\/invitations: Failed to load resource: .* 409 /,
+      /\/api\/v1\/tenant\/members\/[^/ ]+: Failed to load resource: .* 409 /,
+      /\/api\/v1\/tenant\/members\/[^/ ]+\/reactivate: Failed to load resource: .* 403 /,
     ];
     expect(chrome.errors.filter((error) => !provoked.some((expected) => expected.test(error)))).toEqual([]);
     expect(chrome.errors.length).toBeGreaterThanOrEqual(provoked.length);

@@ -102,6 +102,16 @@ describe('the fuzz gate', () => {
     async () => {
       const documented = await documentedOperations();
       expect(documented).toEqual(expect.arrayContaining(['startSso', 'finishSso']));
+      // The team routes (issue #22) are in the document, so every mode below fuzzes them.
+      expect(documented).toEqual(
+        expect.arrayContaining([
+          'listMembers',
+          'changeMemberRole',
+          'deactivateMember',
+          'reactivateMember',
+          'rejectJoinRequest',
+        ]),
+      );
       const pids = Object.fromEntries(SERVICES.map((name) => [name, stack.process(name).child.pid]));
       // The owner's POST /auth/logout would end the session the rest of its run needs: it is
       // fuzzed with the owner in a short run of its own (and in full without and with the client).

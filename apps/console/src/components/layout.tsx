@@ -10,6 +10,7 @@ const NAV: { page: PageName; label: string }[] = [
   { page: 'usage', label: 'Usage' },
   { page: 'api-access', label: 'API access' },
   { page: 'team', label: 'Team' },
+  { page: 'account', label: 'Account' },
 ];
 
 /** In-app links navigate without a reload; modified clicks keep the browser's behaviour. */

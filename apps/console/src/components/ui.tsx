@@ -1,13 +1,24 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, RefObject } from 'preact';
 import { describe } from '../lib/use-load.js';
 
 /** Shared pieces: every page uses these, so states look and read the same everywhere. */
 
-export function Card(props: { title: string; children: ComponentChildren; id?: string }) {
+/**
+ * A titled section. With `headingRef` its heading can take focus: where an action removes the
+ * row whose button had it, the page moves focus there instead of losing it to the document.
+ */
+export function Card(props: {
+  title: string;
+  children: ComponentChildren;
+  id?: string;
+  headingRef?: RefObject<HTMLHeadingElement | null>;
+}) {
   const headingId = `${props.id ?? props.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-heading`;
   return (
     <section class="card" aria-labelledby={headingId}>
-      <h2 id={headingId}>{props.title}</h2>
+      <h2 id={headingId} ref={props.headingRef} tabIndex={props.headingRef ? -1 : undefined}>
+        {props.title}
+      </h2>
       {props.children}
     </section>
   );

@@ -19,11 +19,17 @@ const tapFetch = createTapFetch({ baseUrl: '', auth: browserSession() });
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /**
+   * The structured error's other fields (`details`, and anything the gateway adds beside it such
+   * as an `upgradeContext`), for the pages that explain a refusal (a seat limit) in its own words.
+   */
+  readonly body: Readonly<Record<string, unknown>>;
+  constructor(status: number, code: string, message: string, body: Record<string, unknown> = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -34,12 +40,17 @@ export function csrfToken(): string | undefined {
 /** The refusal in any of the gateway's three error shapes (docs/api.md "Envelope and errors"). */
 function errorOf(status: number, body: unknown): ApiError {
   const b = (body ?? {}) as {
-    error?: string | { code?: string; message?: string };
+    error?: string | { code?: string; message?: string; [field: string]: unknown };
     error_description?: string;
     message?: string;
   };
   if (typeof b.error === 'object' && b.error !== null)
-    return new ApiError(status, b.error.code ?? `HTTP_${status}`, b.error.message ?? 'Request refused');
+    return new ApiError(
+      status,
+      b.error.code ?? `HTTP_${status}`,
+      b.error.message ?? 'Request refused',
+      b.error,
+    );
   if (typeof b.error === 'string')
     return new ApiError(status, b.error, b.error_description ?? b.message ?? 'Request refused');
   return new ApiError(status, `HTTP_${status}`, 'The server could not answer this request');

@@ -11,6 +11,8 @@ export type PageName =
   | 'usage'
   | 'api-access'
   | 'team'
+  | 'account'
+  | 'accept-invitation'
   | 'magic-link'
   | 'sso-confirm-email'
   | 'sso-pending-approval'
@@ -31,6 +33,8 @@ const CONSOLE_PAGES: readonly PageName[] = [
   'usage',
   'api-access',
   'team',
+  'account',
+  'accept-invitation',
 ];
 
 /** The page a path shows: `/console/<page>`, the bare `/console/` (journey), or one of the auth landings. */

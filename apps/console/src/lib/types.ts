@@ -35,3 +35,13 @@ export type JoinRequest = DataOf<'listJoinRequests'>['requests'][number];
 export type Tenant = DataOf<'getTenant'>;
 /** The signed-in user as the browser sign-ins answer it (password, magic link, SSO). */
 export type SessionUser = DataOf<'redeemMagicLink'>['user'];
+
+/* Team, invitations and sessions (issue #22). */
+export type Member = DataOf<'listMembers'>['members'][number];
+export type Role = Member['role'];
+export const ROLES: readonly Role[] = ['OWNER', 'ADMIN', 'MEMBER'];
+export type Invitation = DataOf<'listInvitations'>['invitations'][number];
+/** What an invitation token stands for, shown before it is spent. */
+export type InvitationPreview = DataOf<'inspectInvitation'>['invitation'];
+export type AcceptedInvitation = DataOf<'acceptInvitation'>;
+export type Session = DataOf<'listSessions'>['sessions'][number];

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
+import { refusalWords } from './refusals.js';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -8,8 +9,11 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs `load` on mount and on `reload()`; the page shows `error` instead of failing silently. */
-export function useLoad<T>(load: () => Promise<T>): Loaded<T> {
+/**
+ * Runs `load` on mount, on `reload()` and when one of `deps` changes (a page whose cards reload
+ * together passes its own counter); the page shows `error` instead of failing silently.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[] = []): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
   const [round, setRound] = useState(0);
   useEffect(() => {
@@ -28,8 +32,8 @@ export function useLoad<T>(load: () => Promise<T>): Loaded<T> {
     return () => {
       live = false;
     };
-    // `load` is a fresh closure each render; `round` is what asks for a reload.
-  }, [round]);
+    // `load` is a fresh closure each render; `round` and `deps` are what ask for a reload.
+  }, [round, ...deps]);
   const reload = useCallback(() => setRound((r) => r + 1), []);
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
@@ -40,5 +44,5 @@ export function describe(error: unknown): string {
   if (error.status === 403 && (error.code === 'ROLE_FORBIDDEN' || error.code === 'insufficient_scope'))
     return 'Only an Owner or Admin of your company can do this.';
   if (error.status === 503) return 'The service is busy. Please try again in a moment.';
-  return error.message;
+  return refusalWords(error) ?? error.message;
 }

@@ -1,47 +1,56 @@
-import { useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import type { JoinRequest } from '../lib/types.js';
+import type { UsageReport } from '../lib/types.js';
 import { useLoad } from '../lib/use-load.js';
-import { Card, ErrorNotice, Loading, Notice, when } from '../components/ui.js';
+import { Bar, Card, ErrorNotice, Notice } from '../components/ui.js';
+import { MembersCard } from './team-members.js';
+import { InvitationsCard } from './team-invitations.js';
+import { JoinRequestsCard } from './team-join-requests.js';
 
-/** Pending join requests (people whose e-mail domain your company gates) and their approval. */
-export function TeamPage() {
-  const loaded = useLoad(() => api<{ requests: JoinRequest[] }>('GET', '/tenant/join-requests'));
-  const [approved, setApproved] = useState<string | undefined>();
-  const [error, setError] = useState<unknown>();
-  const approve = async (request: JoinRequest) => {
-    setError(undefined);
-    try {
-      await api('POST', `/tenant/join-requests/${encodeURIComponent(request.id)}/approve`);
-      setApproved(request.email);
-      loaded.reload();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+/** The seats of the plan: active users against MAX_USERS (the OWNER counts). */
+function SeatsCard(props: { round: number }) {
+  const loaded = useLoad(() => api<UsageReport>('GET', '/entitlements/usage'), [props.round]);
+  const seats = loaded.data?.limits['MAX_USERS'];
+  const max = seats && !seats.unlimited ? seats.limit : null;
+  const full = seats !== undefined && max !== null && seats.current >= max;
   return (
-    <Card title="Pending join requests" id="join-requests">
-      {approved ? <Notice kind="success">{approved} can now sign in with a sign-in link.</Notice> : null}
-      <ErrorNotice error={error ?? loaded.error} />
-      {loaded.loading && !loaded.data ? <Loading /> : null}
-      {loaded.data && loaded.data.requests.length === 0 ? <p>No one is waiting to join.</p> : null}
-      {loaded.data && loaded.data.requests.length > 0 ? (
-        <ul class="requests">
-          {loaded.data.requests.map((r) => (
-            <li key={r.id} data-request={r.email}>
-              <span>
-                <strong>
-                  {r.firstName} {r.lastName}
-                </strong>{' '}
-                {r.email} <span class="muted small">asked {when(r.createdAt)}</span>
-              </span>
-              <button type="button" onClick={() => void approve(r)}>
-                Approve {r.email}
-              </button>
-            </li>
-          ))}
-        </ul>
+    <Card title="Seats" id="seats">
+      <ErrorNotice error={loaded.error} />
+      {seats ? (
+        <>
+          <p data-testid="seats">
+            <strong>
+              {max === null ? `${seats.current} users (unlimited)` : `${seats.current} of ${max} users`}
+            </strong>{' '}
+            on {loaded.data?.tier.name}
+          </p>
+          <Bar label="Users" current={seats.current} max={max} />
+          {full ? (
+            <Notice kind="warning">
+              Every seat is taken: an invitation can be sent, but accepting it, approving a request or
+              reactivating someone needs a free seat. Deactivate a member or upgrade your plan.
+            </Notice>
+          ) : null}
+        </>
       ) : null}
     </Card>
+  );
+}
+
+/**
+ * The Team page (OWNER and ADMIN): seats, members, invitations and join requests. A change on one
+ * card can move the others (an approval takes a seat and adds a member), so every change reloads
+ * all four from the API rather than patching what is on screen.
+ */
+export function TeamPage() {
+  const [round, setRound] = useState(0);
+  const changed = useCallback(() => setRound((r) => r + 1), []);
+  return (
+    <div class="grid">
+      <MembersCard round={round} onChange={changed} />
+      <SeatsCard round={round} />
+      <InvitationsCard round={round} onChange={changed} />
+      <JoinRequestsCard round={round} onChange={changed} />
+    </div>
   );
 }

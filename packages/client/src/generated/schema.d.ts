@@ -430,6 +430,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/v2/invitations/inspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What an invitation token offers (it stays usable) */
+        post: operations["inspectInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/v2/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation: creates or links the account, takes a seat, sets the session cookies */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/v2/sso/{provider}/start": {
         parameters: {
             query?: never;
@@ -493,6 +527,194 @@ export interface paths {
         /** Approve a join request (OWNER or ADMIN) */
         post: operations["approveJoinRequest"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members of the tenant: role, status, last sign-in (OWNER or ADMIN) */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a member's role; 409 LAST_OWNER, 403 FORBIDDEN_ROLE (OWNER or ADMIN) */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/api/v1/tenant/members/{userId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a member: sessions end, the seat is freed (OWNER or ADMIN) */
+        post: operations["deactivateMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/members/{userId}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivate a member: takes a seat, 403 LIMIT_EXCEEDED when none is left (OWNER or ADMIN) */
+        post: operations["reactivateMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/join-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a pending join request (OWNER or ADMIN) */
+        post: operations["rejectJoinRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending invitations of the tenant (OWNER or ADMIN) */
+        get: operations["listInvitations"];
+        put?: never;
+        /** Invite an address with a role; mails a single-use link valid 7 days (OWNER or ADMIN) */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation (OWNER or ADMIN) */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own sessions */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of the caller's own sessions */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every session of the caller but the current one */
+        post: operations["endOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/members/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End every session of a member (OWNER or ADMIN; an ADMIN not an OWNER's) */
+        delete: operations["endMemberSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6461,6 +6683,608 @@ export interface operations {
             };
         };
     };
+    inspectInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "inv_…"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            invitation: {
+                                email: string;
+                                role: string;
+                                tenantName: string;
+                                expiresAt: string;
+                                existingAccount: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "inv_…",
+                 *       "firstName": "Nia",
+                 *       "lastName": "Colleague",
+                 *       "confirmLink": false
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                    firstName?: string;
+                    lastName?: string;
+                    password?: string;
+                    confirmLink?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            outcome: "SIGNED_IN";
+                            user: {
+                                id: string;
+                                email: string;
+                                role: string;
+                                firstName: string;
+                                lastName: string;
+                                tenantId: string;
+                                tenant: {
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    subscriptionTier: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     startSso: {
         parameters: {
             query?: {
@@ -6910,6 +7734,3144 @@ export interface operations {
                             lastName: string;
                             status: string;
                             createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            members: {
+                                id: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                status: "ACTIVE" | "DEACTIVATED";
+                                lastSignInAt: string | null;
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "ADMIN"
+                 *     }
+                 */
+                "application/json": {
+                    role: "OWNER" | "ADMIN" | "MEMBER";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            member: {
+                                id: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                status: "ACTIVE" | "DEACTIVATED";
+                                lastSignInAt: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deactivateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            member: {
+                                id: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                status: "ACTIVE" | "DEACTIVATED";
+                                lastSignInAt: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    reactivateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            member: {
+                                id: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                status: "ACTIVE" | "DEACTIVATED";
+                                lastSignInAt: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rejectJoinRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            request: {
+                                id: string;
+                                userId: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                status: string;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            invitations: {
+                                id: string;
+                                email: string;
+                                role: string;
+                                status: string;
+                                invitedBy: {
+                                    id: string;
+                                    email: string;
+                                };
+                                createdAt: string;
+                                expiresAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "new.colleague@acme.example",
+                 *       "role": "MEMBER"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    role: "OWNER" | "ADMIN" | "MEMBER";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            invitation: {
+                                id: string;
+                                email: string;
+                                role: string;
+                                status: string;
+                                invitedBy: {
+                                    id: string;
+                                    email: string;
+                                };
+                                createdAt: string;
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3c1e7a52-8f4d-4b2a-9e61-5d0c2f7b8a19 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            sessions: {
+                                id: string;
+                                userAgent: string;
+                                address: string;
+                                createdAt: string;
+                                lastUsedAt: string | null;
+                                current: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 5e8b1f3a-2c7d-4a9e-b6f0-1d4c8e2a7b95 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            revoked: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 7a2d9c4e-1b3f-4e8a-8c5d-6f0e2b9a1c37 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            revoked: number;
                         };
                     };
                 };

@@ -34,6 +34,14 @@ export const entitlementErrors = defineErrors({
     kind: 'INVALID_ARGUMENT',
     message: 'The reservation lifetime must be a whole number of milliseconds between 1 second and 24 hours.',
   },
+  INVALID_USER_ID: {
+    kind: 'INVALID_ARGUMENT',
+    message: 'A user id must be 1 to 128 letters, digits, "_", ":" or "-", starting with a letter or digit.',
+  },
+  SEAT_CALLER_FORBIDDEN: {
+    kind: 'PERMISSION_DENIED',
+    message: 'Seats are taken and released only by identity, with a service token of the tenant.',
+  },
   CONSUME_EXCEEDS_RESERVATION: {
     kind: 'INVALID_ARGUMENT',
     message: 'A reservation cannot consume more units than it holds.',

@@ -83,3 +83,5 @@ export { settleEventDelta } from './reservations/event-settlement.js';
 export type { EventSettlement } from './reservations/event-settlement.js';
 export { foldUsageBatch, writeParts } from './usage/fold-usage-batch.js';
 export type { FoldItem, FoldStart, UsageFold } from './usage/fold-usage-batch.js';
+
+export { assertSeatUserId, MAX_SYNC_SEATS, seatSetOf } from './seats/seat-user-id.js';

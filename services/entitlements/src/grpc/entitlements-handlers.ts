@@ -18,6 +18,9 @@ import { answerMinute, readTenantView, type EntitlementsView } from '../operatio
 import type { EntitlementsReadModel } from '../operations/ports/read-model.js';
 import { reserve } from '../operations/reserve.js';
 import { setTier } from '../operations/set-tier.js';
+import type { SeatsRepository } from '../operations/ports/seats-repository.js';
+import { releaseSeat, syncSeats, takeSeat, type SeatOutcome } from '../operations/seat-ledger.js';
+import { entitlementErrors, parseTimestamp } from '../domain/index.js';
 import { consumeReservation, releaseReservation } from '../operations/settle-reservation.js';
 import {
   canDecisionToWire,
@@ -35,7 +38,11 @@ export interface EntitlementsHandlerDeps {
   readonly tierChanged: (tenantId: string) => void;
   readonly verifier: TokenVerifier;
   readonly logger: HandlerLogger;
+  readonly seats: SeatsRepository;
 }
+
+/** The only principal the seat ledger serves: identity, with a service token it minted for the tenant. */
+export const SEAT_LEDGER_SERVICE = 'identity';
 
 /**
  * entitlements.v1 handlers: authenticate (the tenant always comes from the verified token),
@@ -52,6 +59,21 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
   const tierAnswers = answerMemo<TierAssignment, WireTierAssignment>();
   const upgradeContextAnswers = answerMemo<TierAssignment, WireUpgradeContext>();
   // The same for the usage report and `can` per cached view, inputs and minute (answerMinute).
+  // The allowlist admits only identity's certificate; the token must be identity's service token
+  // too, so the tenant comes from a token identity signed, never from the request (zero trust).
+  const seatTenantOf = async (metadata: Parameters<typeof authenticate>[0]) => {
+    const claims = await authenticate(metadata, deps.verifier);
+    if (claims.kind !== 'service' || claims.subject !== SEAT_LEDGER_SERVICE)
+      throw entitlementErrors.create('SEAT_CALLER_FORBIDDEN');
+    return claims.tenantId;
+  };
+  const seatDeps = { ...ops, seats: deps.seats };
+  const seatToWire = (outcome: SeatOutcome) => ({
+    granted: outcome.granted,
+    changed: outcome.changed,
+    seatsHeld: outcome.seatsHeld,
+    ...(outcome.denial ? { denial: canDecisionToWire(outcome.denial) } : {}),
+  });
   const usageAnswers = answerMemo<EntitlementsView, WireUsageReport>();
   const canAnswers = answerMemo<EntitlementsView, WireCanDecision>();
   return {
@@ -114,6 +136,22 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
     Release: unaryHandler('EntitlementsService/Release', logger, async (request, ctx) => {
       const result = await releaseReservation(ops, await tenantOf(ctx.metadata), request.idempotencyKey);
       return { changed: result.changed, reservation: reservationToWire(result.reservation) };
+    }),
+
+    TakeSeat: unaryHandler('EntitlementsService/TakeSeat', logger, async (request, ctx) =>
+      seatToWire(await takeSeat(seatDeps, await seatTenantOf(ctx.metadata), request.userId)),
+    ),
+
+    ReleaseSeat: unaryHandler('EntitlementsService/ReleaseSeat', logger, async (request, ctx) =>
+      seatToWire(await releaseSeat(seatDeps, await seatTenantOf(ctx.metadata), request.userId)),
+    ),
+
+    SyncSeats: unaryHandler('EntitlementsService/SyncSeats', logger, async (request, ctx) => {
+      const tenantId = await seatTenantOf(ctx.metadata);
+      const listedAt =
+        request.listedAt === undefined ? undefined : parseTimestamp(request.listedAt, 'listedAt');
+      const outcome = await syncSeats(seatDeps, tenantId, request.userIds, listedAt);
+      return { seatsHeld: outcome.seatsHeld, added: outcome.added, removed: outcome.removed };
     }),
   };
 }

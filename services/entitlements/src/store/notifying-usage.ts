@@ -14,6 +14,12 @@ export function notifyingUsage(usage: UsageRepository, changed: (tenantId: strin
     reserve: async (tenantId, plan, now) => after(tenantId, await usage.reserve(tenantId, plan, now)),
     settleReservation: async (tenantId, view, transition, now) =>
       after(tenantId, await usage.settleReservation(tenantId, view, transition, now)),
+    adjustSeats: async (tenantId, delta, maxUsedBefore, now) =>
+      after(tenantId, await usage.adjustSeats(tenantId, delta, maxUsedBefore, now)),
+    setSeatCount: async (tenantId, used, now) => {
+      await usage.setSeatCount(tenantId, used, now);
+      changed(tenantId);
+    },
     prune: async (tenantId, prune, now) => {
       await usage.prune(tenantId, prune, now);
       changed(tenantId);

@@ -85,6 +85,30 @@ export function usageRepository(db: Db): UsageRepository {
       return result.matchedCount === 1;
     },
 
+    async adjustSeats(tenantId, delta, maxUsedBefore, now) {
+      const used = `${counterPath('MAX_USERS', null)}.used`;
+      const filter: Document =
+        delta === -1
+          ? { [used]: { $gte: 1 } }
+          : maxUsedBefore === null
+            ? {}
+            : { $or: [{ [used]: { $exists: false } }, { [used]: { $lte: maxUsedBefore } }] };
+      const change = { $inc: { [used]: delta, version: 1 }, $set: { updatedAt: now } };
+      // A release never creates the document: there is nothing to give back.
+      if (delta === -1)
+        return (await usage.updateOne({ _id: tenantId, ...filter }, change)).matchedCount === 1;
+      return update(tenantId, filter, change, now);
+    },
+
+    async setSeatCount(tenantId, used, now) {
+      await update(
+        tenantId,
+        {},
+        { $set: { [`${counterPath('MAX_USERS', null)}.used`]: used, updatedAt: now }, $inc: { version: 1 } },
+        now,
+      );
+    },
+
     readForCleanup: (tenantId) => usage.findOne({ _id: tenantId }),
 
     async prune(tenantId, prune, now) {

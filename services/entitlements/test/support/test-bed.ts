@@ -19,6 +19,8 @@ export interface TestBed {
   readonly client: EntitlementsServiceClient;
   /** The gateway's client alone (SetTier through it is refused). */
   readonly gatewayClient: EntitlementsServiceClient;
+  /** Identity's client (the seat ledger's only caller). */
+  readonly identityClient: EntitlementsServiceClient;
   /** gRPC address of the service. */
   readonly address: string;
   /** The logout revocation list the service checks (real Redis). */
@@ -70,6 +72,7 @@ export async function openTestBed(label: string): Promise<TestBed> {
   const service = contracts().entitlements.EntitlementsService;
   const gatewayClient = createClient(service, address, tlsFromPem(await testIdentity('gateway')));
   const operatorClient = createClient(service, address, tlsFromPem(await testIdentity('operator')));
+  const identityClient = createClient(service, address, tlsFromPem(await testIdentity('identity')));
   const client = clientPerCaller(
     [
       ['gateway', gatewayClient],
@@ -83,6 +86,7 @@ export async function openTestBed(label: string): Promise<TestBed> {
     app,
     client,
     gatewayClient,
+    identityClient,
     address,
     revocations,
     db,
@@ -98,6 +102,7 @@ export async function openTestBed(label: string): Promise<TestBed> {
     async close() {
       gatewayClient.close();
       operatorClient.close();
+      identityClient.close();
       await revocations.close();
       await app.grpc.shutdown(500);
       await jsm.streams.delete(events.streamName).catch(() => undefined);

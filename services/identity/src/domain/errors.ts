@@ -45,8 +45,38 @@ export const identityErrors = defineErrors({
   },
   JOIN_DOMAIN_INVALID: { kind: 'INVALID_ARGUMENT', message: 'That is not an email domain' },
   JOIN_REQUEST_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such pending join request' },
+  // The tier's MAX_USERS seats are all held (entitlements' seat ledger); details say how many.
+  LIMIT_EXCEEDED: {
+    kind: 'PERMISSION_DENIED',
+    message: 'Every seat of your plan is taken: deactivate a member or upgrade',
+  },
+  LAST_OWNER: { kind: 'CONFLICT', message: 'A tenant keeps at least one active OWNER' },
   SESSION_CHANNEL_INVALID: { kind: 'INVALID_ARGUMENT', message: 'A session channel is bearer or cookie' },
   USER_TOKEN_REQUIRED: { kind: 'PERMISSION_DENIED', message: 'Only a signed-in user can do this' },
+
+  // Team administration (docs/identity.md "Invitations", "Sessions").
+  FORBIDDEN_ROLE: {
+    kind: 'PERMISSION_DENIED',
+    message: 'An ADMIN can neither change, invite nor end the sessions of an OWNER, nor make anyone OWNER',
+  },
+  ALREADY_MEMBER: { kind: 'ALREADY_EXISTS', message: 'That address is already a member of this company' },
+  INVITATION_PENDING: {
+    kind: 'ALREADY_EXISTS',
+    message: 'A pending invitation for that address exists; revoke it first',
+  },
+  INVITATION_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such pending invitation' },
+  LINK_CONFIRMATION_REQUIRED: {
+    kind: 'FAILED_PRECONDITION',
+    message: 'That address has an account in another company; confirm to move it here',
+  },
+  ACCOUNT_OWNS_TENANT: {
+    kind: 'FAILED_PRECONDITION',
+    message: 'The account is an OWNER of its company; hand the ownership over first',
+  },
+  SESSION_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such session' },
+  // The invitation's mail could not be sent (or no mail is configured): nothing was created.
+  MAIL_UNAVAILABLE: { kind: 'UNAVAILABLE', message: 'The invitation could not be mailed; try again' },
+  MAIL_NOT_CONFIGURED: { kind: 'UNAVAILABLE', message: 'This installation sends no mail' },
 
   // A credential field out of its shape (length, characters); the value itself is never echoed.
   CREDENTIAL_MALFORMED: { kind: 'INVALID_ARGUMENT', message: 'A credential is malformed' },

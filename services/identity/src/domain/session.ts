@@ -20,7 +20,44 @@ export function parseChannel(value: string): SessionChannel | undefined {
 }
 
 /** Why a session stopped. */
-export type RevocationReason = 'logout' | 'reuse' | 'password-reset' | 'user-inactive' | 'wrong-channel';
+export type RevocationReason =
+  | 'logout'
+  | 'reuse'
+  | 'password-reset'
+  | 'user-inactive'
+  | 'wrong-channel'
+  /** The user ended it from their list of sessions (one, or all the others). */
+  | 'ended-by-user'
+  /** An OWNER or ADMIN ended every session of the member. */
+  | 'ended-by-manager'
+  /** The account moved to another tenant by accepting an invitation. */
+  | 'moved-tenant';
+
+/** Longest user agent kept on a session; browsers send far less, the cap bounds the document. */
+export const MAX_USER_AGENT_LENGTH = 512;
+/** Longest client address kept (an IPv6 address with a zone fits). */
+export const MAX_ADDRESS_LENGTH = 64;
+
+/** Who opened a session, as the gateway saw it: shown to the user, never used for a decision. */
+export interface SessionClient {
+  readonly userAgent: string;
+  readonly address: string;
+}
+
+/** The client as stored: control characters dropped, each field cut to its bound. */
+export function sessionClient(
+  raw: { userAgent?: string; address?: string } | null | undefined,
+): SessionClient {
+  const clean = (value: string | undefined, max: number) =>
+    [...(value ?? '')]
+      .filter((char) => char >= ' ' && char !== '\u007f')
+      .join('')
+      .slice(0, max);
+  return {
+    userAgent: clean(raw?.userAgent, MAX_USER_AGENT_LENGTH),
+    address: clean(raw?.address, MAX_ADDRESS_LENGTH),
+  };
+}
 
 /**
  * A sign-in session and its refresh-token family, in one document: rotation, reuse detection
@@ -43,6 +80,10 @@ export interface Session {
   readonly graceUses: number;
   readonly revokedAt: Date | null;
   readonly revokedReason: RevocationReason | null;
+  /** Who opened it; absent on sessions opened before this was recorded. */
+  readonly client?: SessionClient;
+  /** The last refresh; absent or null until the first. */
+  readonly lastUsedAt?: Date | null;
 }
 
 /** What presenting a refresh token that is not (or no longer) exchangeable amounts to. */

@@ -13,6 +13,10 @@ export interface User {
   readonly role: Role;
   readonly active: boolean;
   readonly createdAt: Date;
+  /** When a manager deactivated the user (absent while active, and for a join never approved). */
+  readonly deactivatedAt?: Date | null;
+  /** The last sign-in on any path (password, magic link, SSO, sign-up); null before the first. */
+  readonly lastSignInAt?: Date | null;
 }
 
 /** What a new user needs; the password is hashed before anything is stored. */

@@ -1,6 +1,7 @@
 import type { HandlerLogger } from '@tap/grpc-kit';
 import type { TokenVerifier } from '@tap/tokens';
 import type { IdentityContext } from '../operations/context.js';
+import type { InvitationMail } from '../operations/invitation-token.js';
 import type { MagicLinkMail } from '../operations/magic-link.js';
 
 /** What every group of identity's handlers needs. */
@@ -21,4 +22,6 @@ export interface IdentityHandlerDeps {
   readonly keyRetentionMs: number;
   /** Where magic links are mailed; without it no link is sent (and that is logged). */
   readonly mail?: MagicLinkMail | undefined;
+  /** Where invitation links are mailed; without it inviting answers MAIL_NOT_CONFIGURED. */
+  readonly invitationMail?: InvitationMail | undefined;
 }

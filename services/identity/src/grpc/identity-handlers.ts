@@ -1,7 +1,10 @@
 import type { IdentityServiceHandlers } from '@tap/contracts';
+import { accountSessionHandlers } from './account-session-handlers.js';
 import { clientHandlers } from './client-handlers.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
+import { invitationHandlers } from './invitation-handlers.js';
 import { magicLinkHandlers } from './magic-link-handlers.js';
+import { memberHandlers } from './member-handlers.js';
 import { sessionHandlers } from './session-handlers.js';
 import { tenantHandlers } from './tenant-handlers.js';
 
@@ -14,5 +17,8 @@ export function identityHandlers(deps: IdentityHandlerDeps): IdentityServiceHand
     ...sessionHandlers(deps),
     ...clientHandlers(deps),
     ...magicLinkHandlers(deps),
+    ...memberHandlers(deps),
+    ...invitationHandlers(deps),
+    ...accountSessionHandlers(deps),
   };
 }

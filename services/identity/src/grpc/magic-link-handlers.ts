@@ -6,14 +6,14 @@ import { approveJoinRequest } from '../operations/approve-join-request.js';
 import { claimJoinDomain } from '../operations/claim-join-domain.js';
 import { listJoinRequests } from '../operations/list-join-requests.js';
 import type { MagicLinkMail, RedeemOutcome } from '../operations/magic-link.js';
-import type { JoinRequest } from '../operations/ports/join-repository.js';
 import { redeemMagicLink } from '../operations/redeem-magic-link.js';
 import { requestMagicLink } from '../operations/request-magic-link.js';
 import { ssoSignIn } from '../operations/sso-sign-in.js';
 import { checkSignUpInput, startSignup } from '../operations/start-signup.js';
 import { managedTenant, resolveCaller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
-import { userToWire } from './wire.js';
+import { sessionClientOf } from './session-wire.js';
+import { joinRequestToWire, userToWire } from './wire.js';
 
 type MagicLinkRpcs =
   | 'RequestMagicLink'
@@ -23,17 +23,6 @@ type MagicLinkRpcs =
   | 'ListJoinRequests'
   | 'ApproveJoinRequest'
   | 'SsoSignIn';
-
-const joinRequestToWire = (request: JoinRequest) => ({
-  id: request.id,
-  tenantId: request.tenantId,
-  userId: request.userId,
-  email: request.email,
-  firstName: request.firstName,
-  lastName: request.lastName,
-  status: request.status,
-  createdAt: request.createdAt.toISOString(),
-});
 
 function outcomeToWire(redeemed: RedeemOutcome) {
   if (redeemed.outcome !== 'SIGNED_IN')
@@ -92,19 +81,24 @@ export function magicLinkHandlers(deps: IdentityHandlerDeps): Pick<IdentityServi
     }),
 
     RedeemMagicLink: unaryHandler('IdentityService/RedeemMagicLink', logger, async (request) =>
-      outcomeToWire(await redeemMagicLink(ctx, request.token)),
+      outcomeToWire(await redeemMagicLink(ctx, request.token, sessionClientOf(request.client))),
     ),
 
     SsoSignIn: unaryHandler('IdentityService/SsoSignIn', logger, async (request) =>
       outcomeToWire(
-        await ssoSignIn(ctx, mail, {
-          provider: request.provider,
-          subject: request.subject,
-          email: request.email,
-          emailVerified: request.emailVerified,
-          givenName: request.givenName,
-          familyName: request.familyName,
-        }),
+        await ssoSignIn(
+          ctx,
+          mail,
+          {
+            provider: request.provider,
+            subject: request.subject,
+            email: request.email,
+            emailVerified: request.emailVerified,
+            givenName: request.givenName,
+            familyName: request.familyName,
+          },
+          sessionClientOf(request.client),
+        ),
       ),
     ),
 

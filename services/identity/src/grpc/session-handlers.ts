@@ -10,6 +10,7 @@ import { logout } from '../operations/logout.js';
 import type { IssuedSession } from '../operations/open-session.js';
 import { refreshSession } from '../operations/refresh-session.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
+import { sessionClientOf } from './session-wire.js';
 import { userToWire } from './wire.js';
 
 const sessionToWire = (issued: IssuedSession) => ({
@@ -32,7 +33,15 @@ export function sessionHandlers(
     Login: unaryHandler('IdentityService/Login', logger, async (request) => {
       assertCredentialShape('email', request.email);
       assertCredentialShape('password', request.password);
-      return sessionToWire(await login(ctx, request.email, request.password, channelOf(request.channel)));
+      return sessionToWire(
+        await login(
+          ctx,
+          request.email,
+          request.password,
+          channelOf(request.channel),
+          sessionClientOf(request.client),
+        ),
+      );
     }),
 
     Refresh: unaryHandler('IdentityService/Refresh', logger, async (request) =>

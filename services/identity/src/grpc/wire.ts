@@ -1,6 +1,13 @@
-import type { OAuthClient as WireClient, Tenant as WireTenant, User as WireUser } from '@tap/contracts';
+import type {
+  Member as WireMember,
+  OAuthClient as WireClient,
+  Tenant as WireTenant,
+  User as WireUser,
+} from '@tap/contracts';
+import { memberStatus } from '../domain/members.js';
 import type { JWK } from 'jose';
 import type { OAuthClient } from '../domain/oauth-client.js';
+import type { JoinRequest } from '../operations/ports/join-repository.js';
 import type { Tenant } from '../domain/tenant.js';
 import type { User } from '../domain/user.js';
 import type { RotationResult } from '../keys/key-ring.js';
@@ -22,6 +29,18 @@ export const userToWire = (user: User): WireUser => ({
   lastName: user.lastName,
   role: user.role,
   active: user.active,
+  createdAt: user.createdAt.toISOString(),
+});
+
+/** A member as the team page lists it. */
+export const memberToWire = (user: User): WireMember => ({
+  id: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  role: user.role,
+  status: memberStatus(user),
+  ...(user.lastSignInAt ? { lastSignInAt: user.lastSignInAt.toISOString() } : {}),
   createdAt: user.createdAt.toISOString(),
 });
 
@@ -52,4 +71,16 @@ export const rotationToWire = (rotated: RotationResult) => ({
   activatesAt: rotated.activatesAt.toISOString(),
   previousKid: rotated.previousKid,
   previousRetiresAt: rotated.previousRetiresAt.toISOString(),
+});
+
+/** A join request as the contract shows it. */
+export const joinRequestToWire = (request: JoinRequest) => ({
+  id: request.id,
+  tenantId: request.tenantId,
+  userId: request.userId,
+  email: request.email,
+  firstName: request.firstName,
+  lastName: request.lastName,
+  status: request.status,
+  createdAt: request.createdAt.toISOString(),
 });

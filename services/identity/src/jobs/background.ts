@@ -1,6 +1,7 @@
 import { startPeriodicJob } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import { KEY_POLL_INTERVAL_MS, type KeyRing } from '../keys/key-ring.js';
+import type { InvitationsRepository } from '../operations/ports/invitations-repository.js';
 import type { MagicLinksRepository } from '../operations/ports/magic-links-repository.js';
 import type { SessionsRepository } from '../operations/ports/sessions-repository.js';
 
@@ -16,16 +17,21 @@ export const SESSION_KEEP_AFTER_EXPIRY_MS = 24 * 3_600_000;
  * not (the same INVALID_OR_EXPIRED either way), so nothing is kept past expiry.
  */
 export const MAGIC_LINK_SWEEP_INTERVAL_MS = 3_600_000;
+/** How often stale seat intents are settled (and, until it once succeeds, seats migrated). */
+export const SEAT_RECONCILIATION_INTERVAL_MS = 60_000;
 
 /**
  * The service's periodic work: re-read which signing key signs (another replica may have
- * rotated it), sweep expired sessions and expired magic links. Both are idempotent; a failure is logged and the next
+ * rotated it), sweep expired sessions and expired magic links, settle seat intents. Both are idempotent; a failure is logged and the next
  * tick tries again. Timers are unref'd and stop when `signal` aborts.
  */
 export function startBackgroundJobs(options: {
   keyRing: KeyRing;
   sessions: SessionsRepository;
   magicLinks: MagicLinksRepository;
+  /** One pass of the seat reconciliation (operations/reconcile-seats.ts). */
+  reconcileSeats: () => Promise<unknown>;
+  invitations: InvitationsRepository;
   now: () => Date;
   logger: Logger;
   signal: AbortSignal;
@@ -40,4 +46,7 @@ export function startBackgroundJobs(options: {
     options.sessions.deleteExpired(new Date(now().getTime() - SESSION_KEEP_AFTER_EXPIRY_MS)),
   );
   every(MAGIC_LINK_SWEEP_INTERVAL_MS, 'magic-link-sweep', () => options.magicLinks.deleteExpired(now()));
+  every(SEAT_RECONCILIATION_INTERVAL_MS, 'seat-reconciliation', options.reconcileSeats);
+  // An expired invitation is refused whether stored or not, and listed nowhere: nothing is kept.
+  every(MAGIC_LINK_SWEEP_INTERVAL_MS, 'invitation-sweep', () => options.invitations.deleteExpired(now()));
 }

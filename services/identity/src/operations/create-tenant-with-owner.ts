@@ -2,11 +2,12 @@ import { identityErrors } from '../domain/errors.js';
 import { newTenant, type Tenant } from '../domain/tenant.js';
 import { newUser, type NewUserInput, type User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
+import { withSeat } from './seats.js';
 
 /**
  * A tenant and its OWNER. Two documents cannot be written atomically, so everything that can
  * be checked is checked first, and the tenant is removed again if the owner cannot be stored
- * (its email was taken in between).
+ * (its email was taken in between, or no seat could be taken).
  */
 export async function createTenantWithOwner(
   ctx: IdentityContext,
@@ -19,7 +20,8 @@ export async function createTenantWithOwner(
   if (await ctx.users.findCredentials(owner.email)) throw identityErrors.create('EMAIL_TAKEN');
   await ctx.tenants.insert(tenant);
   try {
-    await ctx.users.insert(owner, passwordHash);
+    // The OWNER holds the tenant's first seat (MAX_USERS counts the owner too).
+    await withSeat(ctx, tenant.id, owner.id, () => ctx.users.insert(owner, passwordHash));
   } catch (error) {
     await ctx.tenants.remove(tenant.id);
     throw error;

@@ -1,5 +1,5 @@
 import { identityErrors } from '../domain/errors.js';
-import type { SessionChannel } from '../domain/session.js';
+import type { SessionChannel, SessionClient } from '../domain/session.js';
 import { normaliseEmail } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
 import { openSession, type IssuedSession } from './open-session.js';
@@ -16,6 +16,7 @@ export async function login(
   email: string,
   password: string,
   channel: SessionChannel = 'bearer',
+  client?: Partial<SessionClient>,
 ): Promise<IssuedSession> {
   let found: Awaited<ReturnType<IdentityContext['users']['findCredentials']>> = undefined;
   try {
@@ -28,5 +29,5 @@ export async function login(
     password.length <= MAX_PASSWORD_INPUT ? password : '',
   );
   if (!found || !matches || !found.user.active) throw identityErrors.create('INVALID_CREDENTIALS');
-  return openSession(ctx, found.user, channel);
+  return openSession(ctx, found.user, channel, client);
 }

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { randomSecret } from '../crypto/keyed-hash.js';
 import { formatRefreshToken } from '../domain/refresh-token.js';
 import { scopesForRole } from '../domain/roles.js';
-import { REFRESH_TOKEN_TTL_MS, type Session, type SessionChannel } from '../domain/session.js';
+import {
+  REFRESH_TOKEN_TTL_MS,
+  sessionClient,
+  type Session,
+  type SessionChannel,
+  type SessionClient,
+} from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
 
@@ -14,11 +20,15 @@ export interface IssuedSession {
   readonly user: User;
 }
 
-/** A new session for an already verified user (password login; magic links and SSO later). */
+/**
+ * A new session for an already verified user (password login, magic links, SSO, invitations).
+ * `client` is who opened it, as the gateway saw it: the user's list of sessions shows it.
+ */
 export async function openSession(
   ctx: IdentityContext,
   user: User,
   channel: SessionChannel,
+  client?: Partial<SessionClient> | null,
 ): Promise<IssuedSession> {
   const now = ctx.now();
   const sessionId = randomUUID();
@@ -36,8 +46,12 @@ export async function openSession(
     graceUses: 0,
     revokedAt: null,
     revokedReason: null,
+    client: sessionClient(client),
+    lastUsedAt: null,
   };
   await ctx.sessions.insert(session);
+  // Every sign-in path opens its session here: the members list shows the last one.
+  await ctx.users.recordSignIn(user.id, now);
   return { ...(await signFor(ctx, user, sessionId, now)), refreshToken, user };
 }
 

@@ -1,10 +1,15 @@
+import type { SessionClient } from '../domain/session.js';
 import type { IdentityContext } from './context.js';
 import { hashOf, invalidOrExpired, TOKEN_PREFIX, type RedeemOutcome } from './magic-link.js';
 import { openSession } from './open-session.js';
 import { signUp } from './sign-up.js';
 
 /** Redeems a link once: sign-in, sign-up (new tenant and owner), or a join request to approve. */
-export async function redeemMagicLink(ctx: IdentityContext, token: string): Promise<RedeemOutcome> {
+export async function redeemMagicLink(
+  ctx: IdentityContext,
+  token: string,
+  client?: Partial<SessionClient>,
+): Promise<RedeemOutcome> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 128) throw invalidOrExpired();
   const hash = hashOf(ctx, token);
   // A link made under TOKEN_HASH_SECRET_PREVIOUS (they live 15 minutes) is stored under that
@@ -28,7 +33,7 @@ export async function redeemMagicLink(ctx: IdentityContext, token: string): Prom
         { tenantId: user.tenantId, userId: user.id },
         ctx.now(),
       );
-    return { outcome: 'SIGNED_IN', session: await openSession(ctx, user, 'cookie') };
+    return { outcome: 'SIGNED_IN', session: await openSession(ctx, user, 'cookie', client) };
   }
-  return signUp(ctx, intent);
+  return signUp(ctx, intent, undefined, client);
 }

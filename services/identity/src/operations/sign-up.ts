@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { randomSecret } from '../crypto/keyed-hash.js';
 import { identityErrors } from '../domain/errors.js';
+import type { SessionClient } from '../domain/session.js';
 import { newTenant, slugify, type Tenant } from '../domain/tenant.js';
 import { domainOfAddress } from '../domain/address.js';
 import { newUser, normaliseEmail, type User } from '../domain/user.js';
@@ -8,6 +9,7 @@ import type { IdentityContext } from './context.js';
 import { invalidOrExpired, type RedeemOutcome } from './magic-link.js';
 import { openSession } from './open-session.js';
 import type { MagicLinkIntent } from './ports/magic-links-repository.js';
+import { withSeat } from './seats.js';
 
 /**
  * A verified new address: a join request where its domain is gated, else a new tenant and its
@@ -17,6 +19,7 @@ export async function signUp(
   ctx: IdentityContext,
   intent: Extract<MagicLinkIntent, { kind: 'sign-up' }>,
   onCreated: (user: User) => Promise<void> = async () => undefined,
+  client?: Partial<SessionClient>,
 ): Promise<RedeemOutcome> {
   const now = ctx.now();
   // Never typed by anyone: a passwordless account cannot sign in with a password until one is set.
@@ -55,7 +58,8 @@ export async function signUp(
     const tenant = await insertTenantNamed(ctx, intent.companyName, now);
     const owner = newUser(input, { id: ctx.newId(), tenantId: tenant.id }, 'OWNER', now);
     try {
-      await ctx.users.insert(owner, passwordHash);
+      // The new tenant's OWNER takes its first seat before the account exists.
+      await withSeat(ctx, tenant.id, owner.id, () => ctx.users.insert(owner, passwordHash));
     } catch (error) {
       await ctx.tenants.remove(tenant.id);
       throw error;
@@ -63,7 +67,7 @@ export async function signUp(
     await onCreated(owner);
     return {
       outcome: 'SIGNED_IN',
-      session: await openSession(ctx, owner, 'cookie'),
+      session: await openSession(ctx, owner, 'cookie', client),
       tenantProvisioned: true,
     };
   } catch (error) {

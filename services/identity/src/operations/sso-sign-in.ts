@@ -1,4 +1,5 @@
 import { identityErrors } from '../domain/errors.js';
+import type { SessionClient } from '../domain/session.js';
 import { normaliseEmail } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
 import { issueLink, type MagicLinkMail, type RedeemOutcome } from './magic-link.js';
@@ -26,6 +27,7 @@ export async function ssoSignIn(
   ctx: IdentityContext,
   mail: MagicLinkMail | undefined,
   claims: SsoClaims,
+  client?: Partial<SessionClient>,
 ): Promise<RedeemOutcome> {
   if (!claims.provider || !claims.subject) throw identityErrors.create('SSO_CLAIMS_INVALID');
   const known = await ctx.externalIdentities.find(claims.provider, claims.subject);
@@ -33,7 +35,7 @@ export async function ssoSignIn(
     const user = await ctx.users.findInTenant(known.tenantId, known.userId);
     if (!user) throw identityErrors.create('SSO_CLAIMS_INVALID');
     if (!user.active) return { outcome: 'PENDING_APPROVAL' };
-    return { outcome: 'SIGNED_IN', session: await openSession(ctx, user, 'cookie') };
+    return { outcome: 'SIGNED_IN', session: await openSession(ctx, user, 'cookie', client) };
   }
   // An unverified address could be anyone's: it never links to nor creates an account.
   if (!claims.emailVerified) throw identityErrors.create('SSO_EMAIL_UNVERIFIED');
@@ -71,5 +73,6 @@ export async function ssoSignIn(
         { tenantId: user.tenantId, userId: user.id },
         ctx.now(),
       ),
+    client,
   );
 }

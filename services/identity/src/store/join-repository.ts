@@ -16,6 +16,14 @@ const toRequest = ({ _id, ...rest }: JoinRequestDocument): JoinRequest => ({ id:
 export function joinRepository(db: Db): JoinRepository {
   const domains: Collection<JoinDomainDocument> = db.collection('join_domains');
   const requests: Collection<JoinRequestDocument> = db.collection('join_requests');
+  const decide = async (tenantId: string, id: string, status: 'APPROVED' | 'REJECTED') => {
+    const doc = await requests.findOneAndUpdate(
+      { _id: id, tenantId, status: 'PENDING' },
+      { $set: { status } },
+      { returnDocument: 'after' },
+    );
+    return doc ? toRequest(doc) : undefined;
+  };
   return {
     async ensureIndexes() {
       await requests.createIndex({ tenantId: 1, status: 1 }, { name: 'tenant_status' });
@@ -37,13 +45,11 @@ export function joinRepository(db: Db): JoinRepository {
         .toArray();
       return docs.map(toRequest);
     },
-    async approve(tenantId, id) {
-      const doc = await requests.findOneAndUpdate(
-        { _id: id, tenantId, status: 'PENDING' },
-        { $set: { status: 'APPROVED' } },
-        { returnDocument: 'after' },
-      );
-      return doc ? toRequest(doc) : undefined;
+    async findPending(tenantId, id) {
+      const doc = await requests.findOne({ _id: id });
+      return doc && doc.tenantId === tenantId && doc.status === 'PENDING' ? toRequest(doc) : undefined;
     },
+    approve: (tenantId, id) => decide(tenantId, id, 'APPROVED'),
+    reject: (tenantId, id) => decide(tenantId, id, 'REJECTED'),
   };
 }

@@ -6,6 +6,9 @@ interface SessionDocument extends Omit<Session, 'id'> {
   _id: string;
 }
 
+/** A user's list of sessions shows at most this many (the newest); a person has a handful. */
+const MAX_LISTED_SESSIONS = 100;
+
 const toSession = ({ _id, ...rest }: SessionDocument): Session => ({ id: _id, ...rest });
 
 /** The repository over identity's `sessions` collection. */
@@ -38,6 +41,7 @@ export function sessionsRepository(db: Db): SessionsRepository {
             previousHash: presentedHashes[0],
             rotatedAt: now,
             graceUses: 0,
+            lastUsedAt: now,
           },
         },
         { returnDocument: 'after' },
@@ -64,11 +68,19 @@ export function sessionsRepository(db: Db): SessionsRepository {
         { $set: { revokedAt: now, revokedReason: reason } },
       );
     },
-    async revokeAllOfUser(tenantId, userId, reason, now) {
+    async listLive(tenantId, userId, now) {
+      const docs = await sessions
+        .find({ userId, tenantId, revokedAt: null, currentExpiresAt: { $gt: now } })
+        .sort({ createdAt: -1 })
+        .limit(MAX_LISTED_SESSIONS)
+        .toArray();
+      return docs.map(toSession);
+    },
+    async revokeAllOfUser(tenantId, userId, reason, now, exceptSessionId) {
       const live = await sessions
         .find({ tenantId, userId, revokedAt: null }, { projection: { _id: 1 } })
         .toArray();
-      const ids = live.map((doc) => doc._id);
+      const ids = live.map((doc) => doc._id).filter((id) => id !== exceptSessionId);
       if (ids.length > 0) {
         await sessions.updateMany(
           { _id: { $in: ids }, revokedAt: null },

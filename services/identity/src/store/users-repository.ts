@@ -17,7 +17,14 @@ interface UserDocument {
   passwordHash: string;
   createdAt: Date;
   passwordChangedAt: Date;
+  deactivatedAt?: Date | null;
+  lastSignInAt?: Date | null;
 }
+
+/** More members than this are not listed at once (the largest tier is unlimited; pages later). */
+export const MAX_MEMBERS_LISTED = 1_000;
+/** Active users read per tenant for a seat resync (SyncSeats' own bound). */
+const MAX_ACTIVE_IDS = 100_000;
 
 const toUser = (doc: UserDocument): User => ({
   id: doc._id,
@@ -28,6 +35,8 @@ const toUser = (doc: UserDocument): User => ({
   role: doc.role,
   active: doc.active,
   createdAt: doc.createdAt,
+  deactivatedAt: doc.deactivatedAt ?? null,
+  lastSignInAt: doc.lastSignInAt ?? null,
 });
 
 /** The repository over identity's `users` collection. */
@@ -78,10 +87,62 @@ export function usersRepository(db: Db): UsersRepository {
     async activate(tenantId, userId) {
       const doc = await users.findOneAndUpdate(
         { _id: userId, tenantId },
-        { $set: { active: true } },
+        { $set: { active: true, deactivatedAt: null } },
         { returnDocument: 'after' },
       );
       return doc ? toUser(doc) : undefined;
+    },
+    async deactivate(tenantId, userId, now) {
+      const found = await users.findOne({ _id: userId });
+      if (!found || found.tenantId !== tenantId) return undefined;
+      // Deactivating twice keeps the first moment.
+      const doc = await users.findOneAndUpdate(
+        { _id: userId, tenantId },
+        { $set: { active: false, deactivatedAt: found.deactivatedAt ?? now } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toUser(doc) : undefined;
+    },
+    async place(userId, from, to) {
+      const doc = await users.findOneAndUpdate(
+        { _id: userId, tenantId: from.tenantId, role: from.role, active: from.active },
+        { $set: { tenantId: to.tenantId, role: to.role, active: to.active } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toUser(doc) : undefined;
+    },
+    async setRole(tenantId, userId, role) {
+      const doc = await users.findOneAndUpdate(
+        { _id: userId, tenantId },
+        { $set: { role } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toUser(doc) : undefined;
+    },
+    async recordSignIn(userId, at) {
+      await users.updateOne({ _id: userId }, { $set: { lastSignInAt: at } });
+    },
+    async listMembers(tenantId) {
+      const docs = await users
+        .find({ tenantId, $or: [{ active: true }, { deactivatedAt: { $type: 'date' } }] })
+        .sort({ createdAt: 1 })
+        .limit(MAX_MEMBERS_LISTED)
+        .toArray();
+      return docs.map(toUser);
+    },
+    async listActiveIds(tenantId) {
+      const docs = await users
+        .find({ tenantId, active: true }, { projection: { _id: 1 } })
+        .limit(MAX_ACTIVE_IDS)
+        .toArray();
+      return docs.map((doc) => doc._id);
+    },
+    async listTenantIds(after, limit) {
+      const ids: string[] = await users.distinct(
+        'tenantId',
+        after === null ? {} : { tenantId: { $gt: after } },
+      );
+      return ids.sort().slice(0, limit);
     },
     async remove(tenantId, userId) {
       await users.deleteOne({ _id: userId, tenantId });

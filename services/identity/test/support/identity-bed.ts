@@ -8,6 +8,7 @@ import { createTokenVerifier, type TokenVerifier } from '@tap/tokens';
 import type { Redis } from 'ioredis';
 import { MongoClient, type Db } from 'mongodb';
 import { buildApp, type IdentityApp, type IdentityDeps } from '../../src/app.js';
+import { grantingSeatLedger } from './granting-seat-ledger.js';
 
 export const OPERATOR_TOKEN = 'identity-test-operator-token-0123456789abcdef';
 export const TOKENS = {
@@ -91,6 +92,7 @@ export async function openIdentityBed(label: string, options: ReplicaOptions = {
   const clock: TestClock = { now: () => new Date(Date.now() + offset), advance: (ms) => void (offset += ms) };
   const revocationPrefix = `${namespace}:revoked`;
   const logger = createLogger({ service: 'identity-test', level: 'silent' });
+  const seatLedger = grantingSeatLedger();
   const build = (replica: ReplicaOptions = options) =>
     buildApp({
       config: {
@@ -106,6 +108,7 @@ export async function openIdentityBed(label: string, options: ReplicaOptions = {
       redis,
       tls,
       logger: replica.logger ?? logger,
+      entitlements: { seatLedger },
       now: clock.now,
     });
   const app = build();

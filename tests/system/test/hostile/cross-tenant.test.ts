@@ -115,6 +115,31 @@ describe('cross-tenant ids', () => {
     ).toBe('PENDING');
   });
 
+  it("answers another tenant's member with 404 on every team route, and the member is unchanged", async () => {
+    const theirs = await fx.addUser(victim.tenantId, 'MEMBER');
+    const base = `/api/v1/tenant/members/${theirs.userId}`;
+    expectNotFound(
+      await system.http('PATCH', base, { headers: asMallory, body: { role: 'ADMIN' } }),
+      theirs.email,
+    );
+    expectNotFound(await system.http('POST', `${base}/deactivate`, { headers: asMallory }), theirs.email);
+    expectNotFound(await system.http('POST', `${base}/reactivate`, { headers: asMallory }), theirs.email);
+    expectNotFound(
+      await system.http('POST', `/api/v1/tenant/join-requests/${theirs.userId}/reject`, {
+        headers: asMallory,
+      }),
+    );
+    const mine = await system.http('GET', '/api/v1/tenant/members', { headers: asMallory });
+    expect(JSON.stringify(mine.body)).not.toContain(theirs.email);
+    const victimList = await system.http('GET', '/api/v1/tenant/members', { headers: asVictim });
+    expect(
+      (
+        victimList.body as { data: { members: { id: string; role: string; status: string }[] } }
+      ).data.members.find((m) => m.id === theirs.userId),
+    ).toMatchObject({ role: 'MEMBER', status: 'ACTIVE' });
+    expect((await fx.login(theirs)).status).toBe(200);
+  });
+
   it("answers a renewal of another tenant's success plan with 404, and neither plan changes", async () => {
     const created = await system.http('POST', '/api/v1/tenant/adoption/success-plan', {
       headers: asVictim,

@@ -165,6 +165,42 @@ describe('internal RPCs called without or with the wrong service identity', () =
     expect(await statusOf(unaryCall(gateway, 'Reserve', reserve, bearer))).toBe('OK');
   });
 
+  it("only identity takes or frees seats, and only with its own service token: the gateway's certificate or a user's token are refused", async () => {
+    const owner = await fx.tenantWithOwner('Hostile Seats');
+    const { accessToken } = await fx.signIn(owner);
+    const userBearer = { authorization: `Bearer ${accessToken}` };
+    const serviceToken = await fx.forge({
+      subject: 'identity',
+      kind: 'service',
+      tenantId: owner.tenantId,
+      role: '',
+      scopes: [],
+      sessionId: 'service:identity',
+    });
+    const serviceBearer = { authorization: `Bearer ${serviceToken}` };
+    const seat = { userId: 'smuggled-user' };
+    for (const service of ['gateway', 'adoption'])
+      for (const method of ['TakeSeat', 'ReleaseSeat'] as const) {
+        const client = await as(entitlementsService, system.addresses.entitlements, service);
+        expect(await statusOf(unaryCall(client, method, seat, serviceBearer))).toBe(
+          GrpcStatus.PERMISSION_DENIED,
+        );
+      }
+    const identity = await as(entitlementsService, system.addresses.entitlements, 'identity');
+    expect(await statusOf(unaryCall(identity, 'TakeSeat', seat, userBearer))).toBe(
+      GrpcStatus.PERMISSION_DENIED,
+    );
+    expect(await statusOf(unaryCall(identity, 'SyncSeats', { userIds: [] }, userBearer))).toBe(
+      GrpcStatus.PERMISSION_DENIED,
+    );
+    // Nothing moved: the owner's seat is the only one.
+    const usage = await unaryCall(identity, 'GetUsage', {}, userBearer).catch(() => undefined);
+    expect(usage).toBeUndefined();
+    const gateway = await as(entitlementsService, system.addresses.entitlements, 'gateway');
+    const report = await unaryCall(gateway, 'GetUsage', {}, userBearer);
+    expect(report.limits.find((l) => l.key === 'MAX_USERS')?.current).toBe(1);
+  });
+
   it('a caller without a client certificate, in plaintext, or with a certificate of another CA gets no answer', async () => {
     const ca = Buffer.from((await testIdentity('gateway')).ca);
     const create = { name: 'Hostile', slug: '' };

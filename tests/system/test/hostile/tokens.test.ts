@@ -129,6 +129,40 @@ describe('hostile bearer tokens', () => {
       expect((listed.body as { data: { clients: unknown[] } }).data.clients).toEqual([]);
     });
 
+    it('refuses a MEMBER promoting itself, changing or deactivating anyone, and nothing changes', async () => {
+      const account = await fx.addUser(owner.tenantId, 'MEMBER');
+      const member = await fx.signIn(account);
+      const as = { authorization: `Bearer ${member.accessToken}` };
+      const self = await system.http('PATCH', `/api/v1/tenant/members/${account.userId}`, {
+        headers: as,
+        body: { role: 'OWNER' },
+      });
+      expect(self.status).toBe(403);
+      const deactivate = await system.http('POST', `/api/v1/tenant/members/${owner.userId}/deactivate`, {
+        headers: as,
+      });
+      expect(deactivate.status).toBe(403);
+      // A service token (what identity signs for entitlements' seat ledger) is no user either.
+      const service = await fx.forge({
+        subject: 'identity',
+        kind: 'service',
+        tenantId: owner.tenantId,
+        role: '',
+        scopes: [],
+      });
+      const asService = { authorization: `Bearer ${service}` };
+      expect((await system.http('GET', '/api/v1/tenant/members', { headers: asService })).status).toBe(403);
+      const asOwner = { authorization: `Bearer ${real}` };
+      const listed = await system.http('GET', '/api/v1/tenant/members', { headers: asOwner });
+      const members = (listed.body as { data: { members: { id: string; role: string; status: string }[] } })
+        .data.members;
+      expect(members.find((m) => m.id === account.userId)).toMatchObject({
+        role: 'MEMBER',
+        status: 'ACTIVE',
+      });
+      expect(members.find((m) => m.id === owner.userId)).toMatchObject({ role: 'OWNER', status: 'ACTIVE' });
+    });
+
     it('refuses an OAuth client token on user-only writes with 403 insufficient_scope', async () => {
       const { clientId, clientSecret } = await fx.oauthClient(owner.tenantId, ['products:read']);
       const token = await fx.clientToken(clientId, clientSecret);

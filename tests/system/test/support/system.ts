@@ -1,7 +1,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { buildApp as buildAdoption, type AdoptionApp, type DriftWatchJob } from '@tap/adoption';
-import { contracts, type ProductEvent } from '@tap/contracts';
+import { contracts, type EntitlementsServiceClient, type ProductEvent } from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
 import { createEventPublisher, type BatchConsumer } from '@tap/events';
 import {
@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, unaryCall } from '@tap/grpc-kit';
 import { identityClientAt, tlsOf } from './service-tls.js';
-import { buildApp as buildIdentity } from '@tap/identity';
+import { buildApp as buildIdentity, type IdentityApp } from '@tap/identity';
 import { Readiness } from '@tap/runtime';
 import { identityJwksFetcher, redisSessionRevocations as revocationReader } from '@tap/service-auth';
 import { createLogger, type Logger } from '@tap/telemetry';
@@ -25,7 +25,7 @@ import { infraUrls, startSmtpSink, testIdentityEnv, testNamespace, type SmtpSink
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { createTokenVerifier, createVerificationCache } from '@tap/tokens';
 import type { FastifyInstance } from 'fastify';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Db } from 'mongodb';
 import { waitFor } from './wait-for.js';
 
 export { identityClientAt, tlsOf } from './service-tls.js';
@@ -48,6 +48,11 @@ export interface System {
   readonly gateway: FastifyInstance;
   /** The adoption service (tests run drift-watch passes through it). */
   readonly adoption: AdoptionApp;
+  /** The identity service (tests run its seat reconciliation) and its database. */
+  readonly identity: IdentityApp;
+  readonly identityDb: Db;
+  /** Entitlements' database (tests look at the seat ledger). */
+  readonly entitlementsDb: Db;
   /** The gateway's base URL on a real loopback socket (e.g. http://127.0.0.1:PORT). */
   readonly baseUrl: string;
   /** One HTTP request to the gateway; `body` objects are sent as JSON. */
@@ -117,7 +122,14 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   const databases = ['identity', 'adoption', 'entitlements'].map((name) => `${namespace}_${name}`);
   const [identityDb, adoptionDb, entitlementsDb] = databases.map((name) => mongo.db(name));
 
+  // Identity asks entitlements for seats; entitlements starts after it (it verifies tokens
+  // against identity's key set), so identity reaches its client through this late binding.
+  const late: { entitlements?: EntitlementsServiceClient } = {};
   const identity = buildIdentity({
+    entitlements: () => {
+      if (!late.entitlements) throw new Error('entitlements is not started yet');
+      return late.entitlements;
+    },
     config: {
       tokens: { ...TOKENS, keyEncryptionSecret: SYSTEM_KEY_ENCRYPTION_SECRET, keyRetentionMs: 86_400_000 },
       operatorToken: OPERATOR_TOKEN,
@@ -163,6 +175,11 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   });
   await entitlements.prepare();
   const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
+  late.entitlements = createClient(
+    contracts().entitlements.EntitlementsService,
+    entitlementsAddress,
+    await tlsOf('identity'),
+  );
 
   const nc = await connect({ servers: urls.natsUrl });
   const events = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
@@ -257,6 +274,9 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   return {
     gateway,
     adoption,
+    identity,
+    identityDb: identityDb!,
+    entitlementsDb: entitlementsDb!,
     baseUrl,
     async http(method, path, options = {}) {
       const isJson = options.body !== undefined && typeof options.body !== 'string';
@@ -312,6 +332,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       await Promise.all([stopIdentity(), entitlements.grpc.shutdown(500), adoption.grpc.shutdown(500)]);
       clients.close();
       identityClient.close();
+      late.entitlements?.close();
       entitlementsClient.close();
       operatorEntitlements.close();
       jwks.close();

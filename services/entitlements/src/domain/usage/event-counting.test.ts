@@ -21,8 +21,6 @@ describe('usage counting from product events', () => {
     ['product.created', 'MAX_ACTIVE_PRODUCTS', 1],
     ['connection.accepted', 'MAX_CONNECTIONS', 1],
     ['connection.removed', 'MAX_CONNECTIONS', -1],
-    ['user.joined', 'MAX_USERS', 1],
-    ['user.removed', 'MAX_USERS', -1],
   ])('moves the gauge for %s: %s by %i', (type, counter, delta) => {
     expect(usageDeltasFor(event(type))).toEqual([{ counter, delta }]);
   });
@@ -88,9 +86,12 @@ describe('usage counting from product events', () => {
       'product.archived',
       'product.created',
       'trace.recorded',
-      'user.joined',
-      'user.removed',
     ]);
+  });
+
+  it('counts no user event: MAX_USERS is the seat ledger alone', () => {
+    expect(usageDeltasFor(event('user.joined'))).toEqual([]);
+    expect(usageDeltasFor(event('user.removed'))).toEqual([]);
   });
 
   it.each([

@@ -49,9 +49,8 @@ const COUNTING_RULES: Readonly<Record<string, Rule>> = Object.freeze({
   ],
   'connection.accepted': gauge('MAX_CONNECTIONS', 1),
   'connection.removed': gauge('MAX_CONNECTIONS', -1),
-  'user.joined': gauge('MAX_USERS', 1),
-  // Not yet in the event contract; counted here so that seats free up once it is.
-  'user.removed': gauge('MAX_USERS', -1),
+  // MAX_USERS is not counted from events: the seat ledger (TakeSeat/ReleaseSeat, called by
+  // identity) is its one source of truth, so a `user.joined` event moves no counter.
   'trace.recorded': (event) => [withReservation(event, tracedDelta(event, 'ADD'))],
   'import.completed': importedRows,
 });

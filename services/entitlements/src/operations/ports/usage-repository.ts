@@ -50,6 +50,14 @@ export interface UsageRepository {
     transition: ReservationTransition,
     now: Date,
   ): Promise<boolean>;
+  /**
+   * Moves the tenant's seat count (`counters.MAX_USERS.used`) by one. Taking (+1) applies only
+   * while `used` is at most `maxUsedBefore` (null: unlimited); giving back (-1) only while it is
+   * at least 1. Whether it applied.
+   */
+  adjustSeats(tenantId: string, delta: 1 | -1, maxUsedBefore: number | null, now: Date): Promise<boolean>;
+  /** Sets `counters.MAX_USERS.used` to `used` (seats held plus held reservations): a resync. */
+  setSeatCount(tenantId: string, used: number, now: Date): Promise<void>;
   /** The whole record, for the clean-up job. */
   readForCleanup(tenantId: string): Promise<UsageRecord | null>;
   prune(tenantId: string, prune: PruneSet, now: Date): Promise<void>;

@@ -20,6 +20,7 @@ const managers = (why: string): RouteAccess => ({ access: 'token', auth: { roles
 
 const ADOPTION_READ = "a read of the tenant's own journey; no data scope describes it";
 const ADOPTION_WRITE = 'moves the rung, health and plans of the whole tenant: a managerial act';
+const TEAM = "the tenant's team: who may sign in and with which role";
 const CLIENTS = 'API access (spec: created by an Owner or Admin); a client token would escalate itself';
 
 /**
@@ -48,13 +49,27 @@ export const ROUTE_TABLE = {
   'POST /auth/v2/signup': open('Origin allowlist; only sends a confirmation link; limited'),
   'GET /auth/v2/sso/:provider/start': open('browser redirect; single-use state'),
   'GET /auth/v2/sso/:provider/callback': open('browser redirect; state, PKCE and ID-token checks'),
+  'POST /auth/v2/invitations/inspect': open('Origin allowlist; the single-use token is the credential'),
+  'POST /auth/v2/invitations/accept': open('Origin allowlist; the single-use token is the credential'),
+  'GET /auth/sessions': anyUser("the caller's own sessions; a client token has none"),
+  'DELETE /auth/sessions/:id': anyUser("ends one of the caller's own sessions"),
+  'POST /auth/sessions/revoke-others': anyUser("ends the caller's other sessions"),
   'GET /openapi.json': open('the published interface, nothing about any tenant'),
   'GET /docs': open('the API reference page rendered from /openapi.json; no tenant data'),
   'GET /docs/assets/:file': open("the reference page's own scripts and styles (a fixed list)"),
 
   'GET /tenant': anyToken("the caller's own company (id, name, slug, tier)"),
   'GET /tenant/join-requests': managers('who asks to join the company'),
-  'POST /tenant/join-requests/:id/approve': managers('admits a user to the company'),
+  'POST /tenant/join-requests/:id/approve': managers('admits a user to the company (takes a seat)'),
+  'POST /tenant/join-requests/:id/reject': managers('turns a join request down'),
+  'GET /tenant/members': managers(TEAM),
+  'PATCH /tenant/members/:userId': managers(`${TEAM}; identity: an ADMIN never touches an OWNER`),
+  'POST /tenant/members/:userId/deactivate': managers(`${TEAM}; ends their sessions, frees the seat`),
+  'POST /tenant/members/:userId/reactivate': managers(`${TEAM}; takes a seat`),
+  'POST /tenant/invitations': managers('invites a user into the company (an ADMIN not an OWNER)'),
+  'GET /tenant/invitations': managers('who was invited into the company'),
+  'DELETE /tenant/invitations/:id': managers('withdraws an invitation'),
+  'DELETE /tenant/members/:userId/sessions': managers("ends a member's sessions (an ADMIN not an OWNER's)"),
 
   'GET /tenant/adoption/state': anyToken(ADOPTION_READ),
   'GET /tenant/adoption/next-best-action': anyToken(ADOPTION_READ),

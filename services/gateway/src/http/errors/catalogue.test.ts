@@ -31,6 +31,10 @@ const NOT_GATEWAY_CODES = new Set([
   'MILESTONE_NOT_APPLICABLE',
   'PENDING_APPROVAL',
   'LINK_CONFIRMATION',
+  // Identity's seat refusal, given the MAX_USERS upgrade context (routes/seat-limit.ts).
+  'LIMIT_EXCEEDED',
+  'MAX_USERS',
+  'SIGNED_IN', // the outcome of an accepted invitation (TEAM-API.md), not an error
   // Values sent to or shown from the services, and the fallbacks of a reason-less remote error.
   'API_ACCESS',
   'EXPECTED_DATA_SETS', // the upgrade-context example capability (openapi/request-examples.ts)

@@ -27,7 +27,7 @@ export const TAGS = {
   oauth: 'OAuth 2.0 client credentials and client management',
   'auth-v1': 'Bearer login with rotating refresh tokens',
   'auth-v2': 'Browser cookie sessions, magic links and SSO (Origin allowlist, CSRF)',
-  tenant: "The caller's tenant and its join requests",
+  tenant: "The caller's tenant, its members and its join requests",
   adoption: 'Adoption state, milestones, coverage, risk signals, success plans',
   entitlements: 'Usage, `can` checks and upgrade context',
 } as const;
@@ -239,6 +239,35 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     'Approve a join request (OWNER or ADMIN)',
     true,
   ),
+  'POST /api/v1/tenant/join-requests/:id/reject': api(
+    'rejectJoinRequest',
+    'tenant',
+    'Reject a pending join request (OWNER or ADMIN)',
+    true,
+  ),
+  'GET /api/v1/tenant/members': api(
+    'listMembers',
+    'tenant',
+    'Members of the tenant: role, status, last sign-in (OWNER or ADMIN)',
+  ),
+  'PATCH /api/v1/tenant/members/:userId': api(
+    'changeMemberRole',
+    'tenant',
+    "Change a member's role; 409 LAST_OWNER, 403 FORBIDDEN_ROLE (OWNER or ADMIN)",
+    true,
+  ),
+  'POST /api/v1/tenant/members/:userId/deactivate': api(
+    'deactivateMember',
+    'tenant',
+    'Deactivate a member: sessions end, the seat is freed (OWNER or ADMIN)',
+    true,
+  ),
+  'POST /api/v1/tenant/members/:userId/reactivate': api(
+    'reactivateMember',
+    'tenant',
+    'Reactivate a member: takes a seat, 403 LIMIT_EXCEEDED when none is left (OWNER or ADMIN)',
+    true,
+  ),
   'GET /api/v1/tenant/adoption/state': api('getAdoptionState', 'adoption', 'The adoption state'),
   'POST /api/v1/tenant/adoption/milestones/:key/complete': api(
     'completeMilestone',
@@ -277,6 +306,46 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     'renewSuccessPlan',
     'adoption',
     'Renew a success plan; the recomputed state',
+    true,
+  ),
+  'POST /api/v1/tenant/invitations': api(
+    'createInvitation',
+    'tenant',
+    'Invite an address with a role; mails a single-use link valid 7 days (OWNER or ADMIN)',
+    true,
+  ),
+  'GET /api/v1/tenant/invitations': api(
+    'listInvitations',
+    'tenant',
+    'Pending invitations of the tenant (OWNER or ADMIN)',
+  ),
+  'DELETE /api/v1/tenant/invitations/:id': {
+    ...api('revokeInvitation', 'tenant', 'Revoke a pending invitation (OWNER or ADMIN)', true),
+    extraResponses: noContent('Revoked'),
+  },
+  'DELETE /api/v1/tenant/members/:userId/sessions': api(
+    'endMemberSessions',
+    'tenant',
+    "End every session of a member (OWNER or ADMIN; an ADMIN not an OWNER's)",
+    true,
+  ),
+  'POST /api/v1/auth/v2/invitations/inspect': browser(
+    'inspectInvitation',
+    'What an invitation token offers (it stays usable)',
+  ),
+  'POST /api/v1/auth/v2/invitations/accept': browser(
+    'acceptInvitation',
+    'Accept an invitation: creates or links the account, takes a seat, sets the session cookies',
+  ),
+  'GET /api/v1/auth/sessions': api('listSessions', 'auth-v1', "The caller's own sessions"),
+  'DELETE /api/v1/auth/sessions/:id': {
+    ...api('endSession', 'auth-v1', "End one of the caller's own sessions", true),
+    extraResponses: noContent('Ended'),
+  },
+  'POST /api/v1/auth/sessions/revoke-others': api(
+    'endOtherSessions',
+    'auth-v1',
+    'End every session of the caller but the current one',
     true,
   ),
   'GET /api/v1/entitlements/usage': api('getUsage', 'entitlements', 'The usage report'),

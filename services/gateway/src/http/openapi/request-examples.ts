@@ -32,6 +32,15 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Readonly<Record<string, u
     targetDate: '2099-12-31T00:00:00.000Z',
   },
   'POST /api/v1/entitlements/can': { action: 'BULK_UPLOAD', resourceCount: 500 },
+  'PATCH /api/v1/tenant/members/:userId': { role: 'ADMIN' },
+  'POST /api/v1/tenant/invitations': { email: 'new.colleague@acme.example', role: 'MEMBER' },
+  'POST /api/v1/auth/v2/invitations/inspect': { token: 'inv_…' },
+  'POST /api/v1/auth/v2/invitations/accept': {
+    token: 'inv_…',
+    firstName: 'Nia',
+    lastName: 'Colleague',
+    confirmLink: false,
+  },
 };
 
 /**
@@ -49,6 +58,13 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, Readonly<Record<string,
     iss: 'https://idp.example',
   },
   'POST /api/v1/tenant/join-requests/:id/approve': { id: '0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40' },
+  'POST /api/v1/tenant/join-requests/:id/reject': { id: '0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40' },
+  'PATCH /api/v1/tenant/members/:userId': { userId: '5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53' },
+  'POST /api/v1/tenant/members/:userId/deactivate': { userId: '5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53' },
+  'POST /api/v1/tenant/members/:userId/reactivate': { userId: '5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53' },
   'DELETE /api/v1/oauth/clients/:clientId': { clientId: 'cl_2f6c9a' },
   'POST /api/v1/oauth/clients/:clientId/rotate': { clientId: 'cl_2f6c9a' },
+  'DELETE /api/v1/tenant/invitations/:id': { id: '3c1e7a52-8f4d-4b2a-9e61-5d0c2f7b8a19' },
+  'DELETE /api/v1/tenant/members/:userId/sessions': { userId: '7a2d9c4e-1b3f-4e8a-8c5d-6f0e2b9a1c37' },
+  'DELETE /api/v1/auth/sessions/:id': { id: '5e8b1f3a-2c7d-4a9e-b6f0-1d4c8e2a7b95' },
 };

@@ -7,6 +7,7 @@ import { clientAddressKey } from '../auth/client-address.js';
 import { enforceAddressLimit } from '../auth/address-limits.js';
 import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
 import { throttledLogin } from '../auth/login-throttle.js';
+import { sessionClientOf } from '../auth/session-client.js';
 import { ok } from '../envelope.js';
 import { useOAuthErrors } from '../plugins/oauth-errors.js';
 import { LoginBody, RefreshBody } from './identity-request-schemas.js';
@@ -36,7 +37,7 @@ export async function authV1Routes(
       await enforceAuthLimit(options.limiter, 'login', `ip:${clientAddressKey(request.ip)}`, reply);
       const { email, password } = request.body;
       const session = await throttledLogin(request, reply, { limiter: options.limiter, email }, () =>
-        unaryCall(identity, 'Login', { email, password }),
+        unaryCall(identity, 'Login', { email, password, client: sessionClientOf(request) }),
       );
       const user = session.user!;
       return ok({

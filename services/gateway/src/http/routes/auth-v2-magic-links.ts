@@ -5,6 +5,7 @@ import { clientAddressKey } from '../auth/client-address.js';
 import { enforceAddressLimit } from '../auth/address-limits.js';
 import { enforceAuthLimit } from '../auth/auth-limits.js';
 import { allowMagicLinkForAccount } from '../auth/login-throttle.js';
+import { sessionClientOf } from '../auth/session-client.js';
 import { cookieSessionUser } from '../browser/cookie-user.js';
 import { enforceOriginAllowlist } from '../browser/origin-allowlist.js';
 import { newCsrfToken, setSessionCookies } from '../browser/session-cookies.js';
@@ -67,7 +68,10 @@ export async function authV2MagicLinkRoutes(
       // The token travels in the JSON body only; one in the URL (logs, Referer) is refused unread.
       if (Object.hasOwn(request.query ?? {}, 'token')) return sendHttpError(reply, invalidOrExpired());
       await enforceAddressLimit(limiter, 'redeem', request.ip, reply);
-      const redeemed = await unaryCall(clients.identity, 'RedeemMagicLink', { token: request.body.token });
+      const redeemed = await unaryCall(clients.identity, 'RedeemMagicLink', {
+        token: request.body.token,
+        client: sessionClientOf(request),
+      });
       if (redeemed.outcome === 'PENDING_APPROVAL') {
         return {
           success: true,

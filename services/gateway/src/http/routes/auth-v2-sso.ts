@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { isRemoteCallError, unaryCall } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sessionClientOf } from '../auth/session-client.js';
 import * as oidc from 'openid-client';
 import type { ServiceClients } from '../../clients.js';
 import type { SsoStateStore } from '../../sso-states.js';
@@ -210,6 +211,7 @@ export async function authV2SsoRoutes(app: FastifyInstance, options: SsoOptions)
           emailVerified: claims['email_verified'] === true,
           givenName: typeof claims['given_name'] === 'string' ? claims['given_name'] : '',
           familyName: typeof claims['family_name'] === 'string' ? claims['family_name'] : '',
+          client: sessionClientOf(request),
         });
       } catch (error) {
         if (isRemoteCallError(error) && error.reason === 'SSO_EMAIL_UNVERIFIED')

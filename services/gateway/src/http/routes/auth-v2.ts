@@ -7,6 +7,7 @@ import { clientAddressKey } from '../auth/client-address.js';
 import { enforceAddressLimit } from '../auth/address-limits.js';
 import { enforceAuthLimit, refreshTokenSubject } from '../auth/auth-limits.js';
 import { throttledLogin } from '../auth/login-throttle.js';
+import { sessionClientOf } from '../auth/session-client.js';
 import { cookieSessionUser } from '../browser/cookie-user.js';
 import { enforceOriginAllowlist } from '../browser/origin-allowlist.js';
 import {
@@ -66,7 +67,12 @@ export async function authV2Routes(instance: FastifyInstance, options: AuthV2Opt
       const { email, password } = request.body;
       const throttle = { limiter, email, device: { cookieDomain: browser.cookieDomain } };
       const session = await throttledLogin(request, reply, throttle, () =>
-        unaryCall(clients.identity, 'Login', { email, password, channel: 'cookie' }),
+        unaryCall(clients.identity, 'Login', {
+          email,
+          password,
+          channel: 'cookie',
+          client: sessionClientOf(request),
+        }),
       );
       const user = await cookieSessionUser(clients, session.user!, session.accessToken);
       setSessionCookies(reply, cookieSettings, {

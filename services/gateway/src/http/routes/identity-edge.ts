@@ -5,12 +5,16 @@ import type { GatewayConfig } from '../../config.js';
 import { originSet } from '../browser/origin-allowlist.js';
 import { authV1Routes } from './auth-v1.js';
 import type { SsoStateStore } from '../../sso-states.js';
+import { accountSessionRoutes } from './account-sessions.js';
+import { authV2InvitationRoutes } from './auth-v2-invitations.js';
 import { authV2MagicLinkRoutes } from './auth-v2-magic-links.js';
 import { authV2SsoRoutes } from './auth-v2-sso.js';
 import { authV2Routes } from './auth-v2.js';
 import { joinRequestRoutes } from './join-requests.js';
+import { memberRoutes } from './members.js';
 import { oauthClientRoutes } from './oauth-clients.js';
 import { oauthTokenRoutes } from './oauth-token.js';
+import { tenantInvitationRoutes } from './tenant-invitations.js';
 
 /**
  * Identity's HTTP surface: the v1 token and session endpoints, the /auth/v2 cookie sessions
@@ -36,6 +40,7 @@ export async function identityEdgeRoutes(
     };
     await app.register(authV2Routes, { clients, limiter, browser });
     await app.register(authV2MagicLinkRoutes, { clients, limiter, browser });
+    await app.register(authV2InvitationRoutes, { clients, limiter, browser });
     const sso = options.browser.sso;
     if (sso && sso.providers.length > 0 && options.ssoStates) {
       await app.register(authV2SsoRoutes, {
@@ -49,5 +54,8 @@ export async function identityEdgeRoutes(
     }
   }
   await app.register(joinRequestRoutes, { clients });
+  await app.register(memberRoutes, { clients });
+  await app.register(tenantInvitationRoutes, { clients });
+  await app.register(accountSessionRoutes, { clients });
   await app.register(oauthClientRoutes, { clients: options.clients });
 }

@@ -38,3 +38,33 @@ export const CreateClientBody = Type.Object(
 export const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const JoinRequestParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+// Invitations and sessions (docs/identity.md "Invitations", docs/browser-sessions.md "Your sessions").
+const Role = Type.Union([Type.Literal('OWNER'), Type.Literal('ADMIN'), Type.Literal('MEMBER')]);
+
+export const CreateInvitationBody = Type.Object(
+  { email: Email, role: Role },
+  { additionalProperties: false },
+);
+
+export const InvitationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const InvitationTokenBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false },
+);
+
+export const AcceptInvitationBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 256 }),
+    firstName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    lastName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+    confirmLink: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const SessionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const MemberParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 64 }) });

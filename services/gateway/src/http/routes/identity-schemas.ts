@@ -1,5 +1,5 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { Envelope } from '../typebox.js';
+import { Envelope, Nullable } from '../typebox.js';
 
 /*
  * Success response schemas of identity's edge (token endpoints, cookie sessions, OAuth clients,
@@ -98,3 +98,44 @@ export const listJoinRequestsResponse = {
   200: Envelope(Closed({ requests: Type.Array(JoinRequest) })),
 };
 export const approveJoinRequestResponse = { 200: Envelope(JoinRequest) };
+
+const Invitation = Closed({
+  id: Type.String(),
+  email: Type.String(),
+  role: Type.String(),
+  status: Type.String(),
+  invitedBy: Closed({ id: Type.String(), email: Type.String() }),
+  createdAt: Type.String(),
+  expiresAt: Type.String(),
+});
+export const createInvitationResponse = { 201: Envelope(Closed({ invitation: Invitation })) };
+export const listInvitationsResponse = { 200: Envelope(Closed({ invitations: Type.Array(Invitation) })) };
+export const inspectInvitationResponse = {
+  200: Envelope(
+    Closed({
+      invitation: Closed({
+        email: Type.String(),
+        role: Type.String(),
+        tenantName: Type.String(),
+        expiresAt: Type.String(),
+        existingAccount: Type.Boolean(),
+      }),
+    }),
+  ),
+};
+export const acceptInvitationResponse = {
+  200: Envelope(Closed({ outcome: Type.Literal('SIGNED_IN'), user: cookieSessionUser })),
+};
+
+const SessionInfo = Closed({
+  id: Type.String(),
+  userAgent: Type.String(),
+  address: Type.String(),
+  createdAt: Type.String(),
+  lastUsedAt: Nullable(Type.String()),
+  current: Type.Boolean(),
+});
+export const listSessionsResponse = { 200: Envelope(Closed({ sessions: Type.Array(SessionInfo) })) };
+export const revokedCountResponse = {
+  200: Envelope(Closed({ revoked: Type.Integer({ minimum: 0 }) })),
+};

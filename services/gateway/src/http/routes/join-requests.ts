@@ -6,6 +6,8 @@ import { ok } from '../envelope.js';
 import { JoinRequestParams } from './identity-request-schemas.js';
 import { approveJoinRequestResponse, listJoinRequestsResponse } from './identity-schemas.js';
 import { callerOf } from '../auth/caller.js';
+import { sendHttpError } from '../errors/send-http-error.js';
+import { seatLimitError } from './seat-limit.js';
 
 /**
  * Join requests of the caller's tenant (sign-ups from a domain that gates joins): an OWNER or
@@ -32,14 +34,22 @@ export async function joinRequestRoutes(
   app.post(
     '/tenant/join-requests/:id/approve',
     { schema: { params: JoinRequestParams, response: approveJoinRequestResponse } },
-    async (request) => {
-      const { tenantId: _tenantId, ...approved } = await unaryCall(
-        identity,
-        'ApproveJoinRequest',
-        { tenantId: '', id: request.params.id },
-        { authorization: callerOf(request).authorization },
-      );
-      return ok(approved);
+    async (request, reply) => {
+      const { authorization } = callerOf(request);
+      try {
+        const { tenantId: _tenantId, ...approved } = await unaryCall(
+          identity,
+          'ApproveJoinRequest',
+          { tenantId: '', id: request.params.id },
+          { authorization },
+        );
+        return ok(approved);
+      } catch (error) {
+        // No seat left: 403 LIMIT_EXCEEDED with the upgrade context; the request stays pending.
+        const refused = await seatLimitError(error, options.clients, authorization);
+        if (refused) return sendHttpError(reply, refused);
+        throw error;
+      }
     },
   );
 }

@@ -5,7 +5,7 @@ export interface JoinRequest {
   readonly email: string;
   readonly firstName: string;
   readonly lastName: string;
-  readonly status: 'PENDING' | 'APPROVED';
+  readonly status: 'PENDING' | 'APPROVED' | 'REJECTED';
   readonly createdAt: Date;
 }
 
@@ -16,6 +16,10 @@ export interface JoinRepository {
   tenantForDomain(domain: string): Promise<string | undefined>;
   insertRequest(request: JoinRequest): Promise<void>;
   listPending(tenantId: string): Promise<JoinRequest[]>;
+  /** The tenant's pending request `id`, or undefined. */
+  findPending(tenantId: string, id: string): Promise<JoinRequest | undefined>;
   /** PENDING → APPROVED; the request after, or undefined when there is no pending one. */
   approve(tenantId: string, id: string): Promise<JoinRequest | undefined>;
+  /** PENDING → REJECTED; the request after, or undefined when there is no pending one. */
+  reject(tenantId: string, id: string): Promise<JoinRequest | undefined>;
 }

@@ -1,5 +1,6 @@
 /** What a keyed hash protects; each purpose gets its own subkey, so one digest never stands for another. */
-export type HashPurpose = 'refresh-token' | 'refresh-token-child' | 'client-secret' | 'magic-link';
+export type HashPurpose =
+  'refresh-token' | 'refresh-token-child' | 'client-secret' | 'magic-link' | 'invitation';
 
 /**
  * HMAC-SHA256 under a server secret, for bearer artefacts that are long and random (refresh

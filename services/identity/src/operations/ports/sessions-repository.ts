@@ -26,8 +26,19 @@ export interface SessionsRepository {
   ): Promise<Session | undefined>;
   /** Marks the session revoked; idempotent, and a no-op for an id that has no session. */
   revoke(sessionId: string, reason: RevocationReason, now: Date): Promise<void>;
-  /** Revokes every live session of a user; returns their ids (for the access-token revocation list). */
-  revokeAllOfUser(tenantId: string, userId: string, reason: RevocationReason, now: Date): Promise<string[]>;
+  /** A user's sessions that are neither revoked nor expired, newest first (bounded). */
+  listLive(tenantId: string, userId: string, now: Date): Promise<Session[]>;
+  /**
+   * Revokes every live session of a user, but `exceptSessionId` when given; returns their ids
+   * (for the access-token revocation list).
+   */
+  revokeAllOfUser(
+    tenantId: string,
+    userId: string,
+    reason: RevocationReason,
+    now: Date,
+    exceptSessionId?: string,
+  ): Promise<string[]>;
   /** Deletes sessions whose refresh token expired before `before`; returns how many. */
   deleteExpired(before: Date): Promise<number>;
 }

@@ -1,0 +1,17 @@
+import { identityErrors } from '../domain/errors.js';
+import type { IdentityContext } from './context.js';
+import type { JoinRequest } from './ports/join-repository.js';
+
+/**
+ * Rejects a pending request: it leaves the queue, its user stays inactive (never a member, so
+ * never listed, and holds no seat). Another tenant's or an already decided request: not found.
+ */
+export async function rejectJoinRequest(
+  ctx: IdentityContext,
+  tenantId: string,
+  id: string,
+): Promise<JoinRequest> {
+  const rejected = await ctx.locks.run(`join-request:${id}`, () => ctx.joins.reject(tenantId, id));
+  if (!rejected) throw identityErrors.create('JOIN_REQUEST_NOT_FOUND');
+  return rejected;
+}

@@ -1,0 +1,21 @@
+import { identityErrors } from '../domain/errors.js';
+import { assertMayActOnRole } from '../domain/invitation.js';
+import type { IdentityContext } from './context.js';
+import type { SignedInUser } from './signed-in-user.js';
+
+/**
+ * Revokes a pending invitation of the caller's tenant: its link answers INVALID_OR_EXPIRED from
+ * now on. Another tenant's id, an unknown id and one no longer pending are all INVITATION_NOT_FOUND.
+ */
+export async function revokeInvitation(
+  ctx: IdentityContext,
+  caller: SignedInUser,
+  id: string,
+): Promise<void> {
+  const found = await ctx.invitations.findInTenant(caller.tenantId, id);
+  if (!found) throw identityErrors.create('INVITATION_NOT_FOUND');
+  // As for inviting: an ADMIN does not undo an OWNER's invitation to make an OWNER.
+  assertMayActOnRole(caller.role, found.role);
+  const revoked = await ctx.invitations.revoke(caller.tenantId, id, ctx.now());
+  if (!revoked) throw identityErrors.create('INVITATION_NOT_FOUND');
+}
