@@ -67,17 +67,35 @@ export async function acceptInvitation(
       ctx.invitations.complete(invitation.id, claimedAt, ctx.now()),
     );
   } catch (error) {
-    // The reverse order of the steps: the seat, the account, the claim (the link stays usable).
-    if (activated && placed) await freeSeatOf(ctx, invitation.tenantId, placed.user.id);
-    await placed?.undo();
-    await ctx.locks.run(invitationLockKey(invitation.id), () =>
-      ctx.invitations.release(invitation.id, claimedAt),
-    );
+    await undoAcceptance(ctx, invitation, claimedAt, activated ? placed : undefined, placed);
     throw error;
   }
   // Accepted: from here on nothing is undone (the account is in place; it can sign in by link).
   if (existing && existing.tenantId !== invitation.tenantId) await leaveTenant(ctx, existing);
   return openSession(ctx, user, 'cookie', input.client);
+}
+
+/**
+ * The reverse order of the steps: the seat (if taken), the account, the claim (so the link stays
+ * usable). Each step is tried even when an earlier one fails; a step that cannot be undone now is
+ * left to the claim timeout and the seat reconciliation.
+ */
+async function undoAcceptance(
+  ctx: IdentityContext,
+  invitation: Invitation,
+  claimedAt: Date,
+  seated: { user: User } | undefined,
+  placed: { undo: () => Promise<void> } | undefined,
+): Promise<void> {
+  const steps = [
+    seated ? () => freeSeatOf(ctx, invitation.tenantId, seated.user.id) : undefined,
+    placed ? () => placed.undo() : undefined,
+    () =>
+      ctx.locks.run(invitationLockKey(invitation.id), () =>
+        ctx.invitations.release(invitation.id, claimedAt),
+      ),
+  ];
+  for (const step of steps) await step?.().catch(() => undefined);
 }
 
 async function prepareNewUser(ctx: IdentityContext, invitation: Invitation, input: AcceptInvitationInput) {
