@@ -9,11 +9,7 @@ import type { IdentityContext } from './context.js';
  * Interim: activation without a seat. The seat ledger replaces the bodies of these two functions;
  * their signatures are the contract the team, invitation and sign-up operations call.
  */
-export async function activateWithSeat(
-  ctx: IdentityContext,
-  tenantId: string,
-  userId: string,
-): Promise<void> {
+export async function activateWithSeat(ctx: IdentityContext, tenantId: string, userId: string): Promise<void> {
   await ctx.users.activate(tenantId, userId);
 }
 
