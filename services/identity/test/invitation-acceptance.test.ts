@@ -157,6 +157,18 @@ describe('accepting an invitation: nothing half-made, the link kept usable', () 
     expect((await inspectInvitation(ctx, token)).existingAccount).toBe(true);
   });
 
+  it('lets exactly one of many parallel acceptances win and makes one user', async () => {
+    const email = address();
+    const { token } = await invite(email);
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () => acceptInvitation(ctx, input(token))),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results)
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'INVALID_OR_EXPIRED' });
+    expect(await bed.db.collection('users').countDocuments({ email })).toBe(1);
+  });
+
   it('lets an abandoned claim be taken again only after its timeout', async () => {
     const { invitation, token } = await invite(address());
     const now = ctx.now();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startSmtpSink, type SmtpSink } from '@tap/testkit';
 import { startProcessStack, type ProcessStack, type ServiceName } from './support/process-stack.js';
 import { runSchemathesis, type FuzzRun } from './support/schemathesis.js';
 
@@ -29,6 +30,8 @@ const LOGOUT = ['--include-operation-id', 'logout'];
 const LOGOUT_BUDGET_S = 20;
 
 let stack: ProcessStack;
+/** Identity mails invitations (and magic links) here: inviting without mail would be a 503. */
+let mail: SmtpSink;
 let owner: string;
 let client: string;
 let ownerToLogOut: string;
@@ -40,7 +43,8 @@ async function json(path: string, init: RequestInit): Promise<{ status: number; 
 
 beforeAll(async () => {
   // With the two OpenID Providers: the SSO start and callback are served and fuzzed too.
-  stack = await startProcessStack('fuzz', {}, { sso: true });
+  mail = await startSmtpSink({ port: 0 });
+  stack = await startProcessStack('fuzz', { SMTP_URL: mail.url }, { sso: true });
   // The providers answer: a start goes to one (PKCE), not to the app's error page, so the fuzzer
   // meets the real flow (this is the first of the 10 starts a minute from this address).
   const start = await fetch(`${stack.base}/api/v1/auth/v2/sso/enterprise/start`, {
@@ -79,6 +83,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+  await mail?.stop();
 });
 
 /** The operationIds the served document lists: what "every operation" means. */
@@ -102,7 +107,7 @@ describe('the fuzz gate', () => {
     async () => {
       const documented = await documentedOperations();
       expect(documented).toEqual(expect.arrayContaining(['startSso', 'finishSso']));
-      // The team routes (issue #22) are in the document, so every mode below fuzzes them.
+      // The team, invitation and session routes (issue #22) are in the document, so every mode fuzzes them.
       expect(documented).toEqual(
         expect.arrayContaining([
           'listMembers',
@@ -110,6 +115,15 @@ describe('the fuzz gate', () => {
           'deactivateMember',
           'reactivateMember',
           'rejectJoinRequest',
+          'createInvitation',
+          'listInvitations',
+          'revokeInvitation',
+          'inspectInvitation',
+          'acceptInvitation',
+          'listSessions',
+          'endSession',
+          'endOtherSessions',
+          'endMemberSessions',
         ]),
       );
       const pids = Object.fromEntries(SERVICES.map((name) => [name, stack.process(name).child.pid]));

@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { formatRefreshToken, parseRefreshToken } from './refresh-token.js';
-import { classifyPresentation, currentChildIndex, type Session } from './session.js';
+import {
+  classifyPresentation,
+  currentChildIndex,
+  MAX_ADDRESS_LENGTH,
+  MAX_USER_AGENT_LENGTH,
+  sessionClient,
+  type Session,
+} from './session.js';
 
 const at = new Date('2026-11-21T12:00:00Z');
 const policy = { reuseGraceMs: 30_000, maxGraceUses: 3 };
@@ -109,5 +116,19 @@ describe('refresh token format', () => {
     ]) {
       expect(parseRefreshToken(bad)).toBeUndefined();
     }
+  });
+});
+
+describe('sessionClient', () => {
+  it('drops control characters and cuts each field by code point to its bound', () => {
+    const client = sessionClient({
+      userAgent: `Agent\u0000\r\n/1 ${'😀'.repeat(600)}`,
+      address: ` ${'1'.repeat(100)}`,
+    });
+    expect(client.userAgent.startsWith('Agent/1 😀')).toBe(true);
+    expect([...client.userAgent]).toHaveLength(MAX_USER_AGENT_LENGTH);
+    expect([...client.userAgent].every((char) => char >= ' ')).toBe(true);
+    expect(client.address).toHaveLength(MAX_ADDRESS_LENGTH);
+    expect(sessionClient(undefined)).toEqual({ userAgent: '', address: '' });
   });
 });

@@ -49,10 +49,11 @@ export function sessionClient(
   raw: { userAgent?: string; address?: string } | null | undefined,
 ): SessionClient {
   const clean = (value: string | undefined, max: number) =>
+    // By code point, so a cut never splits a surrogate pair.
     [...(value ?? '')]
       .filter((char) => char >= ' ' && char !== '\u007f')
-      .join('')
-      .slice(0, max);
+      .slice(0, max)
+      .join('');
   return {
     userAgent: clean(raw?.userAgent, MAX_USER_AGENT_LENGTH),
     address: clean(raw?.address, MAX_ADDRESS_LENGTH),

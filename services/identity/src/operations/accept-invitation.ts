@@ -4,7 +4,7 @@ import { INVITATION_CLAIM_TIMEOUT_MS, type Invitation } from '../domain/invitati
 import type { SessionClient } from '../domain/session.js';
 import { newUser, type User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
-import { invalidOrExpired, usableInvitation } from './invitation-token.js';
+import { invalidOrExpired, invitationLockKey, usableInvitation } from './invitation-token.js';
 import { openSession, type IssuedSession } from './open-session.js';
 import type { UserPlacement } from './ports/users-repository.js';
 import { revokeSessions } from './revoke-sessions.js';
@@ -49,10 +49,8 @@ export async function acceptInvitation(
   // A new account's input is checked before the claim: a typo costs no claim and no rollback.
   const prepared = existing ? undefined : await prepareNewUser(ctx, invitation, input);
   const now = ctx.now();
-  const claimed = await ctx.invitations.claim(
-    invitation.id,
-    now,
-    new Date(now.getTime() - INVITATION_CLAIM_TIMEOUT_MS),
+  const claimed = await ctx.locks.run(invitationLockKey(invitation.id), () =>
+    ctx.invitations.claim(invitation.id, now, new Date(now.getTime() - INVITATION_CLAIM_TIMEOUT_MS)),
   );
   if (!claimed?.claimedAt) throw invalidOrExpired();
   const claimedAt = claimed.claimedAt;
@@ -65,17 +63,39 @@ export async function acceptInvitation(
     activated = true;
     user = await ctx.users.findInTenant(invitation.tenantId, placed.user.id);
     if (!user?.active) throw invalidOrExpired();
-    await ctx.invitations.complete(invitation.id, claimedAt, ctx.now());
+    await ctx.locks.run(invitationLockKey(invitation.id), () =>
+      ctx.invitations.complete(invitation.id, claimedAt, ctx.now()),
+    );
   } catch (error) {
-    // The reverse order of the steps: the seat, the account, the claim (the link stays usable).
-    if (activated && placed) await freeSeatOf(ctx, invitation.tenantId, placed.user.id);
-    await placed?.undo();
-    await ctx.invitations.release(invitation.id, claimedAt);
+    await undoAcceptance(ctx, invitation, claimedAt, activated ? placed : undefined, placed);
     throw error;
   }
   // Accepted: from here on nothing is undone (the account is in place; it can sign in by link).
   if (existing && existing.tenantId !== invitation.tenantId) await leaveTenant(ctx, existing);
   return openSession(ctx, user, 'cookie', input.client);
+}
+
+/**
+ * The reverse order of the steps: the seat (if taken), the account, the claim (so the link stays
+ * usable). Each step is tried even when an earlier one fails; a step that cannot be undone now is
+ * left to the claim timeout and the seat reconciliation.
+ */
+async function undoAcceptance(
+  ctx: IdentityContext,
+  invitation: Invitation,
+  claimedAt: Date,
+  seated: { user: User } | undefined,
+  placed: { undo: () => Promise<void> } | undefined,
+): Promise<void> {
+  const steps = [
+    seated ? () => freeSeatOf(ctx, invitation.tenantId, seated.user.id) : undefined,
+    placed ? () => placed.undo() : undefined,
+    () =>
+      ctx.locks.run(invitationLockKey(invitation.id), () =>
+        ctx.invitations.release(invitation.id, claimedAt),
+      ),
+  ];
+  for (const step of steps) await step?.().catch(() => undefined);
 }
 
 async function prepareNewUser(ctx: IdentityContext, invitation: Invitation, input: AcceptInvitationInput) {

@@ -10,7 +10,7 @@ import {
 import { parseRole } from '../domain/roles.js';
 import { normaliseEmail } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
-import { invitationSecretHash, type InvitationMail } from './invitation-token.js';
+import { invitationLockKey, invitationSecretHash, type InvitationMail } from './invitation-token.js';
 import type { SignedInUser } from './signed-in-user.js';
 
 /**
@@ -38,7 +38,9 @@ export async function createInvitation(
   // An expired invitation still holds the address's pending slot: free it, then invite anew.
   const holder = await ctx.invitations.findPendingFor(caller.tenantId, email);
   if (holder && invitationStatus(holder, now) === 'EXPIRED')
-    await ctx.invitations.expire(caller.tenantId, holder.id, now);
+    await ctx.locks.run(invitationLockKey(holder.id), () =>
+      ctx.invitations.expire(caller.tenantId, holder.id, now),
+    );
   const id = ctx.newId();
   const secret = randomSecret();
   const invitation: Invitation = {
@@ -65,7 +67,7 @@ export async function createInvitation(
         'The link works once, for 7 days. If you did not expect it, ignore this email.\n',
     });
   } catch (error) {
-    await ctx.invitations.revoke(caller.tenantId, id, now);
+    await ctx.locks.run(invitationLockKey(id), () => ctx.invitations.revoke(caller.tenantId, id, now));
     throw identityErrors.create('MAIL_UNAVAILABLE', { cause: error });
   }
   return invitation;

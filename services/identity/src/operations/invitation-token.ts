@@ -12,6 +12,13 @@ export interface InvitationMail {
 /** The one answer to a token that is unknown, malformed, expired, revoked or used. */
 export const invalidOrExpired = () => identityErrors.create('INVALID_OR_EXPIRED');
 
+/**
+ * Every write to one invitation (claim, release, completion, revocation, expiry) runs under this
+ * key of `ctx.locks`: FerretDB applies a conditional update as read-modify-write, so two claims
+ * of one invitation could both match without it (see @tap/runtime's keyed lock).
+ */
+export const invitationLockKey = (id: string) => `invitation:${id}`;
+
 /** The keyed hash an invitation's secret is stored as. */
 export const invitationSecretHash = (ctx: IdentityContext, secret: string) =>
   ctx.hasher.digest('invitation', secret);

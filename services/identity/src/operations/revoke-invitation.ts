@@ -1,6 +1,7 @@
 import { identityErrors } from '../domain/errors.js';
 import { assertMayActOnRole } from '../domain/invitation.js';
 import type { IdentityContext } from './context.js';
+import { invitationLockKey } from './invitation-token.js';
 import type { SignedInUser } from './signed-in-user.js';
 
 /**
@@ -16,6 +17,8 @@ export async function revokeInvitation(
   if (!found) throw identityErrors.create('INVITATION_NOT_FOUND');
   // As for inviting: an ADMIN does not undo an OWNER's invitation to make an OWNER.
   assertMayActOnRole(caller.role, found.role);
-  const revoked = await ctx.invitations.revoke(caller.tenantId, id, ctx.now());
+  const revoked = await ctx.locks.run(invitationLockKey(id), () =>
+    ctx.invitations.revoke(caller.tenantId, id, ctx.now()),
+  );
   if (!revoked) throw identityErrors.create('INVITATION_NOT_FOUND');
 }

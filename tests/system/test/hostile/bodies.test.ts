@@ -141,6 +141,32 @@ describe('hostile request bodies', () => {
       },
     );
     general(400, milestone);
+    // Invitations and sessions (issue #22): every bounded field, in the path and in the body.
+    general(
+      400,
+      await system.http('POST', '/api/v1/tenant/invitations', {
+        headers: { ...bearer, ...json },
+        body: JSON.stringify({ email: `${huge}@example.com`, role: 'MEMBER' }),
+      }),
+    );
+    for (const path of [
+      `/api/v1/tenant/invitations/${'i'.repeat(2_000)}`,
+      `/api/v1/auth/sessions/${'s'.repeat(2_000)}`,
+      `/api/v1/tenant/members/${'u'.repeat(2_000)}/sessions`,
+    ])
+      general(400, await system.http('DELETE', path, { headers: bearer }));
+    for (const body of [
+      { token: huge },
+      { token: 'inv_a.b', firstName: huge },
+      { token: 'inv_a.b', password: huge },
+    ])
+      general(
+        400,
+        await system.http('POST', '/api/v1/auth/v2/invitations/accept', {
+          headers: { ...json, origin: SYSTEM_ORIGIN },
+          body: JSON.stringify(body),
+        }),
+      );
   });
 
   it('refuses prototype-pollution keys and leaves Object.prototype alone', async () => {

@@ -11,7 +11,8 @@ import {
 } from '../support/system.js';
 
 /*
- * Another tenant's ids in our requests: an OAuth client, a join request, a success plan. The
+ * Another tenant's ids in our requests: an OAuth client, a join request, a success plan, an
+ * invitation, a session, a member whose sessions would end. The
  * tenant is always the token's, so each is answered like an id that does not exist: 404 and
  * no data, and the other tenant's object is unchanged.
  */
@@ -160,5 +161,52 @@ describe('cross-tenant ids', () => {
     expect(mine.body).toEqual({ success: true, data: null });
     const theirs = await system.http('GET', '/api/v1/tenant/adoption/success-plan', { headers: asVictim });
     expect(theirs.body).toMatchObject({ data: { id: plan.id, status: 'ACTIVE', title: 'Victim plan' } });
+  });
+
+  it("answers another tenant's invitation, session and member with 404, and none of them changes", async () => {
+    const email = `invited-${Date.now()}@victim.example`;
+    const since = system.mail.messages.length;
+    const invited = await system.http('POST', '/api/v1/tenant/invitations', {
+      headers: asVictim,
+      body: { email, role: 'ADMIN' },
+    });
+    expect(invited.status).toBe(201);
+    const invitation = (invited.body as { data: { invitation: { id: string } } }).data.invitation;
+    const message = await system.mail.waitForMessage(email, { since, timeoutMs: 10_000 });
+    const token = /#token=(\S+)/.exec(message.text)?.[1] ?? '';
+
+    const revoke = await system.http('DELETE', `/api/v1/tenant/invitations/${invitation.id}`, {
+      headers: asMallory,
+    });
+    expectNotFound(revoke, email);
+    const unknown = await system.http('DELETE', '/api/v1/tenant/invitations/no-such-invitation', {
+      headers: asMallory,
+    });
+    expect([unknown.status, (unknown.body as { error: { code: string } }).error.code]).toEqual([
+      404,
+      (revoke.body as { error: { code: string } }).error.code,
+    ]);
+    const mine = await system.http('GET', '/api/v1/tenant/invitations', { headers: asMallory });
+    expect((mine.body as { data: { invitations: unknown[] } }).data.invitations).toEqual([]);
+    const theirs = await system.http('GET', '/api/v1/tenant/invitations', { headers: asVictim });
+    expect((theirs.body as { data: { invitations: { id: string }[] } }).data.invitations).toEqual([
+      expect.objectContaining({ id: invitation.id, status: 'PENDING' }),
+    ]);
+    const inspect = await new Browser(system, undefined, '203.0.113.78').post(`${V2}/invitations/inspect`, {
+      body: { token },
+    });
+    expect(inspect.status).toBe(200);
+
+    const sessions = await system.http('GET', '/api/v1/auth/sessions', { headers: asVictim });
+    const [session] = (sessions.body as { data: { sessions: { id: string }[] } }).data.sessions;
+    expectNotFound(
+      await system.http('DELETE', `/api/v1/auth/sessions/${session!.id}`, { headers: asMallory }),
+    );
+    const members = await system.http('DELETE', `/api/v1/tenant/members/${victim.userId}/sessions`, {
+      headers: asMallory,
+    });
+    expectNotFound(members, victim.email);
+    // The victim is still signed in.
+    expect((await system.http('GET', '/api/v1/tenant', { headers: asVictim })).status).toBe(200);
   });
 });

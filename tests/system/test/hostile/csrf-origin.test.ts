@@ -89,11 +89,20 @@ describe('CSRF and Origin variants', () => {
 
     it('applies to refresh, logout and the magic-link endpoints too', async () => {
       const b = await signedIn();
-      for (const path of ['/refresh', '/logout', '/magic-link/request', '/magic-link/redeem']) {
-        const response = await b.post(`${V2}${path}`, {
-          origin: 'https://evil.example',
-          body: path.startsWith('/magic') ? { email: owner.email, token: 'x' } : undefined,
-        });
+      for (const path of [
+        '/refresh',
+        '/logout',
+        '/magic-link/request',
+        '/magic-link/redeem',
+        '/invitations/inspect',
+        '/invitations/accept',
+      ]) {
+        const body = path.startsWith('/magic')
+          ? { email: owner.email, token: 'x' }
+          : path.startsWith('/invitations')
+            ? { token: 'inv_x.abcdefabcdefabcdefabcdef' }
+            : undefined;
+        const response = await b.post(`${V2}${path}`, { origin: 'https://evil.example', body });
         expect([path, response.status]).toEqual([path, 403]);
       }
       expect((await b.request('GET', '/api/v1/tenant')).status).toBe(200);
@@ -141,6 +150,24 @@ describe('CSRF and Origin variants', () => {
       const read = await b.request('GET', '/api/v1/tenant/adoption/success-plan', { csrf: false });
       expect(read.status).toBe(200);
       expect(read.body).toEqual({ success: true, data: null });
+    });
+
+    it('refuses cookie-authenticated invitation and session writes without the header; nothing ends', async () => {
+      const b = await signedIn();
+      const writes: [string, string, unknown][] = [
+        ['POST', '/api/v1/tenant/invitations', { email: 'forged@evil.example', role: 'ADMIN' }],
+        ['POST', '/api/v1/auth/sessions/revoke-others', undefined],
+        ['DELETE', `/api/v1/tenant/members/${owner.userId}/sessions`, undefined],
+      ];
+      for (const [method, path, body] of writes) {
+        const response = await b.request(method, path, { csrf: false, ...(body ? { body } : {}) });
+        expect([path, response.status, response.body]).toEqual([path, 403, csrfRefused]);
+      }
+      const invitations = await b.request('GET', '/api/v1/tenant/invitations', { csrf: false });
+      expect(
+        (invitations.body as { data: { invitations: { email: string }[] } }).data.invitations,
+      ).not.toEqual(expect.arrayContaining([expect.objectContaining({ email: 'forged@evil.example' })]));
+      expect((await b.request('GET', '/api/v1/tenant')).status).toBe(200);
     });
   });
 });
