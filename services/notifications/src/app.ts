@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import type { DomainEvent } from '@tap/contracts';
+import { ensureEventStream } from '@tap/events';
+import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
+import { startPeriodicJob, type PeriodicJob } from '@tap/runtime';
+import { RPC_ALLOWLIST } from '@tap/service-auth';
+import type { ConsumerCounts, Logger } from '@tap/telemetry';
+import type { Db } from 'mongodb';
+import type { DomainStreamConfig, EventsConfig, WebhookConfig } from './config.js';
+import { createSecretBox } from './crypto/secret-box.js';
+import { generateWebhookSecret, signWithSecret } from './crypto/webhook-signer.js';
+import { startOutboundConsumers } from './events/outbound-consumers.js';
+import { startDeliveryWorker, type DeliveryWorker } from './jobs/delivery-worker.js';
+import { resolveTarget } from './net/address-guard.js';
+import { httpWebhookSender } from './net/http-sender.js';
+import { createEndpoint, type CreateEndpointInput } from './operations/create-endpoint.js';
+import { deliverOne } from './operations/deliver-one.js';
+import { ingestDomainEvent, type IngestReport } from './operations/ingest-domain-event.js';
+import { listEventsFeed, type FeedPage } from './operations/list-events-feed.js';
+import type {
+  AttemptsRepository,
+  DeliveriesRepository,
+  EndpointsRepository,
+  SecretKeeper,
+  WebhookEndpoint,
+  WebhookSender,
+} from './operations/ports.js';
+import { pruneFeed } from './operations/prune-feed.js';
+import { replayDelivery } from './operations/replay-delivery.js';
+import { rotateEndpointSecret } from './operations/rotate-endpoint-secret.js';
+import { attemptsRepository } from './store/attempts-repository.js';
+import { deliveriesRepository } from './store/deliveries-repository.js';
+import { endpointsRepository } from './store/endpoints-repository.js';
+import { feedRepository } from './store/feed-repository.js';
+import { ensureIndexes } from './store/indexes.js';
+
+/** A claimed delivery is someone else's to retry once this long has passed (a killed worker's). */
+const DELIVERY_LEASE_MS = 60_000;
+
+export interface NotificationsDeps {
+  readonly config: {
+    readonly events: EventsConfig;
+    readonly domain: DomainStreamConfig;
+    readonly webhooks: WebhookConfig;
+    readonly feedRetentionMs: number;
+    readonly cleanupIntervalMs: number;
+  };
+  readonly db: Db;
+  readonly tls: ServiceTls;
+  readonly logger: Logger;
+  readonly now?: () => Date;
+  /** The HTTP sender by default; nothing else is swapped in (tests use a real receiver). */
+  readonly sender?: WebhookSender;
+}
+
+export interface NotificationsApp {
+  readonly grpc: GrpcServer;
+  prepare(): Promise<void>;
+  startConsumer(nc: NatsConnection): Promise<{ stop(): Promise<void>; stats(): ConsumerCounts }>;
+  startDeliveries(): DeliveryWorker;
+  startCleanup(): PeriodicJob;
+  /** The use cases, for the gRPC handlers to come and for tests. */
+  readonly ops: {
+    createEndpoint(input: CreateEndpointInput): Promise<{ endpoint: WebhookEndpoint; secret: string }>;
+    rotateSecret(tenantId: string, endpointId: string): Promise<{ secret: string; previousExpiresAt: Date }>;
+    ingest(event: DomainEvent): Promise<IngestReport>;
+    feed(input: {
+      tenantId: string;
+      after?: string;
+      types?: readonly string[];
+      limit?: number;
+    }): Promise<FeedPage>;
+    replay(tenantId: string, deliveryId: string): Promise<void>;
+  };
+  readonly stores: {
+    readonly endpoints: EndpointsRepository;
+    readonly deliveries: DeliveriesRepository;
+    readonly attempts: AttemptsRepository;
+  };
+}
+
+/** Builds the notifications service without listening, consuming or scheduling. */
+export function buildApp(deps: NotificationsDeps): NotificationsApp {
+  const now = deps.now ?? (() => new Date());
+  const { webhooks } = deps.config;
+  const box = createSecretBox(webhooks.secretEncryptionKey);
+  const secrets: SecretKeeper = {
+    generate: generateWebhookSecret,
+    seal: (s) => box.seal(s),
+    open: (s) => box.open(s),
+    sign: signWithSecret,
+  };
+  const stores = {
+    endpoints: endpointsRepository(deps.db),
+    deliveries: deliveriesRepository(deps.db),
+    attempts: attemptsRepository(deps.db),
+  };
+  const feed = feedRepository(deps.db);
+  const sender =
+    deps.sender ??
+    httpWebhookSender({ timeoutMs: webhooks.timeoutMs, devAllowedHosts: webhooks.devAllowedHosts });
+  const logger = deps.logger.child({ component: 'webhooks' });
+  const ops: NotificationsApp['ops'] = {
+    createEndpoint: (input) =>
+      createEndpoint(
+        {
+          endpoints: stores.endpoints,
+          secrets,
+          devAllowedHosts: webhooks.devAllowedHosts,
+          checkHost: async (host) => {
+            const target = await resolveTarget(host, webhooks.devAllowedHosts);
+            return target.ok ? 'OK' : target.reason;
+          },
+          now,
+          newId: randomUUID,
+        },
+        input,
+      ),
+    rotateSecret: (tenantId, endpointId) =>
+      rotateEndpointSecret(
+        { endpoints: stores.endpoints, secrets, overlapMs: webhooks.rotationOverlapMs, now },
+        tenantId,
+        endpointId,
+      ),
+    ingest: (event) => ingestDomainEvent({ feed, ...stores, now, newId: randomUUID }, event),
+    feed: (input) => listEventsFeed({ feed }, input),
+    replay: (tenantId, deliveryId) =>
+      replayDelivery({ deliveries: stores.deliveries, now }, tenantId, deliveryId),
+  };
+  // No RPC yet: the server answers grpc.health.v1 only (docs/notifications.md, "Not yet").
+  const grpc = createGrpcServer([], { tls: deps.tls, allowlist: RPC_ALLOWLIST });
+
+  return {
+    grpc,
+    prepare: () => ensureIndexes(deps.db),
+    async startConsumer(nc) {
+      const jsm = await jetstreamManager(nc);
+      const { events, domain } = deps.config;
+      const duplicateWindowMs = events.duplicateWindowMs;
+      await ensureEventStream(jsm, {
+        streamName: events.streamName,
+        subjectPrefix: events.subjectPrefix,
+        duplicateWindowMs,
+      });
+      await ensureEventStream(jsm, {
+        streamName: domain.streamName,
+        subjectPrefix: domain.subjectPrefix,
+        duplicateWindowMs,
+      });
+      return startOutboundConsumers(nc, jetstream(nc), jsm, {
+        product: { streamName: events.streamName, subjectPrefix: events.subjectPrefix },
+        domain,
+        consumerName: events.consumerName,
+        apply: (event) => ops.ingest(event),
+        logger: deps.logger.child({ component: 'outbound-consumer' }),
+      });
+    },
+    startDeliveries: () =>
+      startDeliveryWorker({
+        claim: (busy) => stores.deliveries.claimDue(now(), DELIVERY_LEASE_MS, busy),
+        deliver: (delivery) =>
+          deliverOne(
+            {
+              ...stores,
+              secrets,
+              sender,
+              retryScheduleMs: webhooks.retryScheduleMs,
+              disableAfterFailingMs: webhooks.disableAfterFailingMs,
+              endpointDisabled: async (endpointId, tenantId) =>
+                logger.warn({ endpointId, tenantId }, 'webhook endpoint disabled after failing'),
+              now,
+            },
+            delivery,
+          ),
+        maxInFlight: webhooks.maxInFlight,
+        perEndpoint: webhooks.maxInFlightPerEndpoint,
+        pollIntervalMs: webhooks.pollIntervalMs,
+        logger,
+      }),
+    startCleanup: () =>
+      startPeriodicJob({
+        name: 'feed-cleanup',
+        intervalMs: deps.config.cleanupIntervalMs,
+        run: () => pruneFeed({ feed, now }, deps.config.feedRetentionMs),
+        logger,
+        describe: (removed) => (removed > 0 ? { removed } : undefined),
+      }),
+    ops,
+    stores,
+  };
+}

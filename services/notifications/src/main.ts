@@ -1,0 +1,18 @@
+import { loadConfigOrExit } from '@tap/config';
+import { runConsumingService } from '@tap/runtime';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+
+// Configuration first: a bad value stops the process with one line per variable, before
+// telemetry, sockets or connections exist. The rest of the start-up is @tap/runtime's.
+const config = loadConfigOrExit('notifications', () => loadConfig(process.env));
+
+await runConsumingService({
+  name: 'notifications',
+  config,
+  build: ({ db, tls, logger }) => buildApp({ config, db, tls, logger }),
+  background: (app) => [
+    { name: 'deliveries', start: () => app.startDeliveries() },
+    { name: 'feed-cleanup', start: () => app.startCleanup() },
+  ],
+});
