@@ -28,6 +28,15 @@ import type {
   WebhookSender,
 } from './operations/ports.js';
 import { pruneFeed } from './operations/prune-feed.js';
+import {
+  exportAuditCsv,
+  listAuditEntries,
+  pruneAudit,
+  type AuditPage,
+  type AuditQuery,
+} from './operations/list-audit-entries.js';
+import { recordAuditEntry } from './operations/record-audit-entry.js';
+import { auditRepository } from './store/audit-repository.js';
 import { replayDelivery } from './operations/replay-delivery.js';
 import { rotateEndpointSecret } from './operations/rotate-endpoint-secret.js';
 import { attemptsRepository } from './store/attempts-repository.js';
@@ -45,6 +54,7 @@ export interface NotificationsDeps {
     readonly domain: DomainStreamConfig;
     readonly webhooks: WebhookConfig;
     readonly feedRetentionMs: number;
+    readonly auditRetentionMs: number;
     readonly cleanupIntervalMs: number;
   };
   readonly db: Db;
@@ -73,6 +83,11 @@ export interface NotificationsApp {
       limit?: number;
     }): Promise<FeedPage>;
     replay(tenantId: string, deliveryId: string): Promise<void>;
+    /** Audit entries to the log, every other outbound event to the feed and the webhooks. */
+    apply(event: DomainEvent): Promise<unknown>;
+    audit(query: AuditQuery): Promise<AuditPage>;
+    auditCsv(query: Omit<AuditQuery, 'cursor' | 'limit'>): Promise<string>;
+    cleanup(): Promise<{ feed: number; audit: number }>;
   };
   readonly stores: {
     readonly endpoints: EndpointsRepository;
@@ -98,6 +113,7 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
     attempts: attemptsRepository(deps.db),
   };
   const feed = feedRepository(deps.db);
+  const audit = auditRepository(deps.db);
   const sender =
     deps.sender ??
     httpWebhookSender({ timeoutMs: webhooks.timeoutMs, devAllowedHosts: webhooks.devAllowedHosts });
@@ -128,6 +144,14 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
     feed: (input) => listEventsFeed({ feed }, input),
     replay: (tenantId, deliveryId) =>
       replayDelivery({ deliveries: stores.deliveries, now }, tenantId, deliveryId),
+    apply: (event) =>
+      event.type === 'audit.entry_recorded' ? recordAuditEntry({ audit }, event) : ops.ingest(event),
+    audit: (query) => listAuditEntries({ audit, now }, query),
+    auditCsv: (query) => exportAuditCsv({ audit, now }, query),
+    cleanup: async () => ({
+      feed: await pruneFeed({ feed, now }, deps.config.feedRetentionMs),
+      audit: await pruneAudit({ audit, now }, deps.config.auditRetentionMs),
+    }),
   };
   // No RPC yet: the server answers grpc.health.v1 only (docs/notifications.md, "Not yet").
   const grpc = createGrpcServer([], { tls: deps.tls, allowlist: RPC_ALLOWLIST });
@@ -153,7 +177,7 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
         product: { streamName: events.streamName, subjectPrefix: events.subjectPrefix },
         domain,
         consumerName: events.consumerName,
-        apply: (event) => ops.ingest(event),
+        apply: (event) => ops.apply(event),
         logger: deps.logger.child({ component: 'outbound-consumer' }),
       });
     },
@@ -181,11 +205,11 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
       }),
     startCleanup: () =>
       startPeriodicJob({
-        name: 'feed-cleanup',
+        name: 'notifications-cleanup',
         intervalMs: deps.config.cleanupIntervalMs,
-        run: () => pruneFeed({ feed, now }, deps.config.feedRetentionMs),
+        run: () => ops.cleanup(),
         logger,
-        describe: (removed) => (removed > 0 ? { removed } : undefined),
+        describe: (removed) => (removed.feed + removed.audit > 0 ? { ...removed } : undefined),
       }),
     ops,
     stores,

@@ -15,7 +15,11 @@ import {
 import { EnvError, makeValidator } from 'envalid';
 import type { ConsumingServiceConfig } from '@tap/runtime';
 import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
-import { DEFAULT_DISABLE_AFTER_FAILING_MS, DEFAULT_RETRY_SCHEDULE_MS } from './domain/index.js';
+import {
+  DEFAULT_DISABLE_AFTER_FAILING_MS,
+  DEFAULT_RETRY_SCHEDULE_MS,
+  MAX_AUDIT_RANGE_MS,
+} from './domain/index.js';
 import { DEFAULT_FEED_RETENTION_MS } from './operations/prune-feed.js';
 
 export type { EventsConfig } from '@tap/config';
@@ -62,6 +66,7 @@ export interface NotificationsConfig extends ConsumingServiceConfig {
   readonly domain: DomainStreamConfig;
   readonly webhooks: WebhookConfig;
   readonly feedRetentionMs: number;
+  readonly auditRetentionMs: number;
   readonly cleanupIntervalMs: number;
 }
 
@@ -102,6 +107,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: count({ default: DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT }),
     WEBHOOK_POLL_INTERVAL_MS: durationMs({ default: DEFAULT_POLL_INTERVAL_MS }),
     FEED_RETENTION_MS: durationMs({ default: DEFAULT_FEED_RETENTION_MS }),
+    AUDIT_RETENTION_MS: durationMs({ default: MAX_AUDIT_RANGE_MS }),
     NOTIFICATIONS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
     ...TOKEN_CHECK_ENV,
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
@@ -134,6 +140,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
       pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
     }),
     feedRetentionMs: e.FEED_RETENTION_MS,
+    auditRetentionMs: e.AUDIT_RETENTION_MS,
     cleanupIntervalMs: e.NOTIFICATIONS_CLEANUP_INTERVAL_MS,
     ...tokenCheckFromEnv(e),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,

@@ -13,6 +13,6 @@ await runConsumingService({
   build: ({ db, tls, logger }) => buildApp({ config, db, tls, logger }),
   background: (app) => [
     { name: 'deliveries', start: () => app.startDeliveries() },
-    { name: 'feed-cleanup', start: () => app.startCleanup() },
+    { name: 'cleanup', start: () => app.startCleanup() },
   ],
 });

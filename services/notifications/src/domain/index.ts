@@ -11,3 +11,11 @@ export {
 export { signedContent, signatureHeader, webhookHeaders, MAX_WEBHOOK_BODY_BYTES } from './signing.js';
 export { encodeCursor, decodeCursor } from './cursor.js';
 export { checkEventTypes } from './event-types.js';
+export {
+  AUDIT_RETENTION_DAYS,
+  MAX_AUDIT_RANGE_MS,
+  AUDIT_CSV_COLUMNS,
+  auditCsv,
+  checkAuditRange,
+} from './audit.js';
+export type { AuditEntry } from './audit.js';

@@ -1,4 +1,5 @@
 import type { OutboundEventType } from '@tap/contracts';
+import type { AuditEntry } from '../domain/index.js';
 
 /** One signing secret of an endpoint, sealed at rest; `expiresAt` set on the old one during a rotation. */
 export interface StoredSecret {
@@ -133,4 +134,26 @@ export interface SecretKeeper {
   seal(secret: string): string;
   open(sealed: string): string;
   sign(secret: string, content: string): string;
+}
+
+/** What an audit query filters on (the tenant is always one). */
+export interface AuditFilter {
+  readonly action?: string;
+  readonly actorId?: string;
+  readonly from: Date;
+  readonly to: Date;
+}
+
+/** The tenant audit log: append and read only; no method changes an entry. */
+export interface AuditRepository {
+  /** Keeps the entry once (by id); false when it was already kept. */
+  append(entry: AuditEntry): Promise<boolean>;
+  /** Newest first, before `position` when given. */
+  page(
+    tenantId: string,
+    filter: AuditFilter,
+    position: string | null,
+    limit: number,
+  ): Promise<Array<{ position: string; entry: AuditEntry }>>;
+  deleteOccurredBefore(cutoff: Date): Promise<number>;
 }

@@ -10,4 +10,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('feed_events').createIndex({ eventId: 1 }, { unique: true });
   await db.collection('feed_events').createIndex({ tenantId: 1, _id: 1 });
   await db.collection('feed_events').createIndex({ receivedAt: 1 });
+  await db.collection('audit_entries').createIndex({ entryId: 1 }, { unique: true });
+  await db.collection('audit_entries').createIndex({ tenantId: 1, _id: -1 });
+  await db.collection('audit_entries').createIndex({ occurredAt: 1 });
 }

@@ -10,7 +10,7 @@ import type { NotificationsConfig } from '../../src/config.js';
 
 export type BedConfig = Pick<
   NotificationsConfig,
-  'events' | 'domain' | 'webhooks' | 'feedRetentionMs' | 'cleanupIntervalMs'
+  'events' | 'domain' | 'webhooks' | 'feedRetentionMs' | 'auditRetentionMs' | 'cleanupIntervalMs'
 >;
 
 /** One test file's service: its own database, streams, prefixes and consumer; its worker and consumer running. */
@@ -53,6 +53,7 @@ export async function openTestBed(
       ...webhooks,
     },
     feedRetentionMs: 30 * 24 * 3_600_000,
+    auditRetentionMs: 400 * 24 * 3_600_000,
     cleanupIntervalMs: 3_600_000,
   };
   const app = buildApp({
