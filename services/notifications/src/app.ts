@@ -5,7 +5,8 @@ import type { DomainEvent } from '@tap/contracts';
 import { ensureEventStream } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import { startPeriodicJob, type PeriodicJob } from '@tap/runtime';
-import { RPC_ALLOWLIST } from '@tap/service-auth';
+import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
+import type { TokenVerifier } from '@tap/tokens';
 import type { ConsumerCounts, Logger } from '@tap/telemetry';
 import type { Db } from 'mongodb';
 import type { DomainStreamConfig, EventsConfig, WebhookConfig } from './config.js';
@@ -15,13 +16,21 @@ import { startOutboundConsumers } from './events/outbound-consumers.js';
 import { startDeliveryWorker, type DeliveryWorker } from './jobs/delivery-worker.js';
 import { resolveTarget } from './net/address-guard.js';
 import { httpWebhookSender } from './net/http-sender.js';
+import { contracts } from '@tap/contracts';
+import { notificationsHandlers } from './grpc/notifications-handlers.js';
+import { auditChange, type Actor } from './operations/audit-change.js';
 import { createEndpoint, type CreateEndpointInput } from './operations/create-endpoint.js';
+import { deleteEndpoint } from './operations/delete-endpoint.js';
+import { listAttempts, listDeliveries } from './operations/list-deliveries.js';
+import { updateEndpoint } from './operations/update-endpoint.js';
 import { deliverOne } from './operations/deliver-one.js';
 import { ingestDomainEvent, type IngestReport } from './operations/ingest-domain-event.js';
 import { listEventsFeed, type FeedPage } from './operations/list-events-feed.js';
 import type {
   AttemptsRepository,
   DeliveriesRepository,
+  Delivery,
+  DeliveryAttempt,
   EndpointsRepository,
   SecretKeeper,
   WebhookEndpoint,
@@ -58,6 +67,10 @@ export interface NotificationsDeps {
     readonly cleanupIntervalMs: number;
   };
   readonly db: Db;
+  /** identity's key set: every call's token is verified again here (zero trust). */
+  readonly verifier: TokenVerifier;
+  /** The logout revocation list: every user token is checked against it (fails closed). */
+  readonly revocations: SessionRevocations;
   readonly tls: ServiceTls;
   readonly logger: Logger;
   readonly now?: () => Date;
@@ -73,8 +86,26 @@ export interface NotificationsApp {
   startCleanup(): PeriodicJob;
   /** The use cases, for the gRPC handlers to come and for tests. */
   readonly ops: {
-    createEndpoint(input: CreateEndpointInput): Promise<{ endpoint: WebhookEndpoint; secret: string }>;
-    rotateSecret(tenantId: string, endpointId: string): Promise<{ secret: string; previousExpiresAt: Date }>;
+    /** The change is written to the audit log when an actor is given (every RPC gives one). */
+    createEndpoint(
+      input: CreateEndpointInput,
+      actor?: Actor,
+    ): Promise<{ endpoint: WebhookEndpoint; secret: string }>;
+    listEndpoints(tenantId: string): Promise<WebhookEndpoint[]>;
+    updateEndpoint(
+      tenantId: string,
+      endpointId: string,
+      change: { types?: readonly string[]; enabled?: boolean },
+      actor?: Actor,
+    ): Promise<WebhookEndpoint>;
+    deleteEndpoint(tenantId: string, endpointId: string, actor?: Actor): Promise<void>;
+    rotateSecret(
+      tenantId: string,
+      endpointId: string,
+      actor?: Actor,
+    ): Promise<{ secret: string; previousExpiresAt: Date }>;
+    listDeliveries(tenantId: string, endpointId: string, limit: number): Promise<Delivery[]>;
+    listAttempts(tenantId: string, deliveryId: string): Promise<DeliveryAttempt[]>;
     ingest(event: DomainEvent): Promise<IngestReport>;
     feed(input: {
       tenantId: string;
@@ -118,9 +149,11 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
     deps.sender ??
     httpWebhookSender({ timeoutMs: webhooks.timeoutMs, devAllowedHosts: webhooks.devAllowedHosts });
   const logger = deps.logger.child({ component: 'webhooks' });
+  const audited = (tenantId: string, actor: Actor, action: string, endpointId: string) =>
+    auditChange({ audit, now, newId: randomUUID }, tenantId, actor, action, endpointId);
   const ops: NotificationsApp['ops'] = {
-    createEndpoint: (input) =>
-      createEndpoint(
+    createEndpoint: async (input, actor) => {
+      const created = await createEndpoint(
         {
           endpoints: stores.endpoints,
           secrets,
@@ -133,13 +166,36 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
           newId: randomUUID,
         },
         input,
-      ),
-    rotateSecret: (tenantId, endpointId) =>
-      rotateEndpointSecret(
+      );
+      if (actor) await audited(input.tenantId, actor, 'webhook_endpoint.created', created.endpoint.id);
+      return created;
+    },
+    listEndpoints: (tenantId) => stores.endpoints.list(tenantId),
+    updateEndpoint: async (tenantId, endpointId, change, actor) => {
+      const updated = await updateEndpoint(
+        { endpoints: stores.endpoints, now },
+        tenantId,
+        endpointId,
+        change,
+      );
+      if (actor) await audited(tenantId, actor, 'webhook_endpoint.updated', endpointId);
+      return updated;
+    },
+    deleteEndpoint: async (tenantId, endpointId, actor) => {
+      await deleteEndpoint({ endpoints: stores.endpoints }, tenantId, endpointId);
+      if (actor) await audited(tenantId, actor, 'webhook_endpoint.deleted', endpointId);
+    },
+    rotateSecret: async (tenantId, endpointId, actor) => {
+      const rotated = await rotateEndpointSecret(
         { endpoints: stores.endpoints, secrets, overlapMs: webhooks.rotationOverlapMs, now },
         tenantId,
         endpointId,
-      ),
+      );
+      if (actor) await audited(tenantId, actor, 'webhook_endpoint.secret_rotated', endpointId);
+      return rotated;
+    },
+    listDeliveries: (tenantId, endpointId, limit) => listDeliveries(stores, tenantId, endpointId, limit),
+    listAttempts: (tenantId, deliveryId) => listAttempts(stores, tenantId, deliveryId),
     ingest: (event) => ingestDomainEvent({ feed, ...stores, now, newId: randomUUID }, event),
     feed: (input) => listEventsFeed({ feed }, input),
     replay: (tenantId, deliveryId) =>
@@ -153,8 +209,20 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
       audit: await pruneAudit({ audit, now }, deps.config.auditRetentionMs),
     }),
   };
-  // No RPC yet: the server answers grpc.health.v1 only (docs/notifications.md, "Not yet").
-  const grpc = createGrpcServer([], { tls: deps.tls, allowlist: RPC_ALLOWLIST });
+  const grpc = createGrpcServer(
+    [
+      {
+        name: 'tap.notifications.v1.NotificationsService',
+        definition: contracts().notifications.NotificationsService.service,
+        implementation: notificationsHandlers({
+          ops,
+          verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
+          logger: deps.logger,
+        }),
+      },
+    ],
+    { tls: deps.tls, allowlist: RPC_ALLOWLIST },
+  );
 
   return {
     grpc,

@@ -10,7 +10,8 @@ const config = loadConfigOrExit('notifications', () => loadConfig(process.env));
 await runConsumingService({
   name: 'notifications',
   config,
-  build: ({ db, tls, logger }) => buildApp({ config, db, tls, logger }),
+  build: ({ db, tls, logger, verifier, revocations }) =>
+    buildApp({ config, db, tls, logger, verifier, revocations }),
   background: (app) => [
     { name: 'deliveries', start: () => app.startDeliveries() },
     { name: 'cleanup', start: () => app.startCleanup() },

@@ -76,6 +76,14 @@ export interface EndpointsRepository {
   markFailing(tenantId: string, id: string, at: Date): Promise<void>;
   markHealthy(tenantId: string, id: string): Promise<void>;
   disable(tenantId: string, id: string, reason: 'FAILING' | 'BY_USER', at: Date): Promise<void>;
+  /** Changes types and/or enabled; null when the tenant has no such endpoint. */
+  update(
+    tenantId: string,
+    id: string,
+    change: { types?: readonly OutboundEventType[]; enabled?: boolean },
+    at: Date,
+  ): Promise<WebhookEndpoint | null>;
+  delete(tenantId: string, id: string): Promise<boolean>;
 }
 
 export interface DeliveriesRepository {

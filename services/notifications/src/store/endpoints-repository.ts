@@ -34,6 +34,22 @@ export function endpointsRepository(db: Db): EndpointsRepository {
     async markHealthy(tenantId, id) {
       await endpoints.updateOne({ _id: id, tenantId }, { $set: { failingSince: null } });
     },
+    async update(tenantId, id, change, at) {
+      const set: { -readonly [K in keyof EndpointDocument]?: EndpointDocument[K] } = { updatedAt: at };
+      if (change.types) set.types = [...change.types];
+      if (change.enabled !== undefined) {
+        set.enabled = change.enabled;
+        set.disabledReason = change.enabled ? null : 'BY_USER';
+        if (change.enabled) set.failingSince = null;
+      }
+      const result = await endpoints.updateOne({ _id: id, tenantId }, { $set: set });
+      if (result.matchedCount !== 1) return null;
+      const doc = await endpoints.findOne({ _id: id, tenantId });
+      return doc ? toEndpoint(doc) : null;
+    },
+    async delete(tenantId, id) {
+      return (await endpoints.deleteOne({ _id: id, tenantId })).deletedCount === 1;
+    },
     async disable(tenantId, id, reason, at) {
       await endpoints.updateOne(
         { _id: id, tenantId },

@@ -5,6 +5,7 @@ import { tlsFromPem } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
 import { MongoClient, type Db } from 'mongodb';
+import { testRevocations, testTokens, type TestRevocations, type TestTokens } from '@tap/service-testkit';
 import { buildApp, type NotificationsApp } from '../../src/app.js';
 import type { NotificationsConfig } from '../../src/config.js';
 
@@ -21,6 +22,10 @@ export interface TestBed {
   readonly nc: NatsConnection;
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
+  readonly tokens: TestTokens;
+  readonly revocations: TestRevocations;
+  /** gRPC address of the service (listening on loopback, port 0). */
+  readonly address: string;
   close(): Promise<void>;
 }
 
@@ -56,13 +61,18 @@ export async function openTestBed(
     auditRetentionMs: 400 * 24 * 3_600_000,
     cleanupIntervalMs: 3_600_000,
   };
+  const tokens = await testTokens();
+  const revocations = await testRevocations(ns);
   const app = buildApp({
     config,
     db,
+    verifier: tokens.verifier,
+    revocations: revocations.revocations,
     tls: tlsFromPem(await testIdentity('notifications')),
     logger: createLogger({ service: 'notifications-test', level: 'silent' }),
   });
   await app.prepare();
+  const port = await app.grpc.listen('127.0.0.1', 0);
   const nc = await connect({ servers: urls.natsUrl, name: ns });
   const consumer = await app.startConsumer(nc);
   const worker = app.startDeliveries();
@@ -74,7 +84,12 @@ export async function openTestBed(
     nc,
     js: jetstream(nc),
     jsm,
+    tokens,
+    revocations,
+    address: `127.0.0.1:${port}`,
     async close() {
+      await app.grpc.shutdown(500);
+      await revocations.close();
       await worker.stop();
       await consumer.stop();
       await Promise.allSettled([
