@@ -260,8 +260,12 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
               sender,
               retryScheduleMs: webhooks.retryScheduleMs,
               disableAfterFailingMs: webhooks.disableAfterFailingMs,
-              endpointDisabled: async (endpointId, tenantId) =>
-                logger.warn({ endpointId, tenantId }, 'webhook endpoint disabled after failing'),
+              // The audit entry now; the e-mail to the OWNERs waits for their addresses to reach
+              // this service as events (docs/notifications.md, "Not yet").
+              endpointDisabled: async (endpointId, tenantId) => {
+                logger.warn({ endpointId, tenantId }, 'webhook endpoint disabled after failing');
+                await audited(tenantId, { type: 'system' }, 'webhook_endpoint.disabled', endpointId);
+              },
               now,
             },
             delivery,

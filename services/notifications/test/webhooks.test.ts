@@ -251,3 +251,43 @@ describe('endpoint registration', () => {
     expect(notificationErrors.is(error, 'EVENT_TYPES_INVALID')).toBe(true);
   });
 });
+
+describe('an endpoint that keeps failing', () => {
+  let bed: TestBed;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    // Disabled after the first failure that comes at least 1 ms after the run of failures began.
+    bed = await openTestBed('disable', { disableAfterFailingMs: 1, retryScheduleMs: [50, 50, 50, 50] });
+    receiver = await startReceiver();
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await bed?.close();
+  });
+
+  it('is disabled, with an audit entry by the system, and gets nothing more', async () => {
+    const tenantId = randomUUID();
+    receiver.answer('/broken', () => ({ status: 500 }));
+    const { endpoint } = await bed.app.ops.createEndpoint({
+      tenantId,
+      url: `${receiver.url}/broken`,
+      types: ['oauth_client.created'],
+    });
+    await bed.app.ops.ingest(clientCreated(tenantId));
+    await waitFor('the endpoint disabled', async () => {
+      const found = await bed.app.stores.endpoints.find(tenantId, endpoint.id);
+      return found?.enabled === false;
+    });
+    expect((await bed.app.stores.endpoints.find(tenantId, endpoint.id))?.disabledReason).toBe('FAILING');
+    const audit = await bed.app.ops.audit({ tenantId });
+    expect(audit.entries.map((e) => [e.action, e.actor.type, e.target?.id])).toEqual([
+      ['webhook_endpoint.disabled', 'system', endpoint.id],
+    ]);
+    const before = receiver.received.length;
+    await bed.app.ops.ingest(clientCreated(tenantId));
+    expect(await bed.app.stores.deliveries.listForEndpoint(tenantId, endpoint.id, 10)).toHaveLength(1);
+    expect(receiver.received.length).toBe(before);
+  });
+});

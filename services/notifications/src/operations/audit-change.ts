@@ -2,10 +2,7 @@ import type { AuditEntry } from '../domain/index.js';
 import type { AuditRepository } from './ports.js';
 
 /** Who asked for a change made through this service (from the verified token). */
-export interface Actor {
-  readonly type: 'user' | 'client';
-  readonly id: string;
-}
+export type Actor = { readonly type: 'user' | 'client'; readonly id: string } | { readonly type: 'system' };
 
 /** The request facts the gateway relays for the audit log (never a credential). */
 export interface RequestFacts {
