@@ -54,9 +54,6 @@ import { endpointsRepository } from './store/endpoints-repository.js';
 import { feedRepository } from './store/feed-repository.js';
 import { ensureIndexes } from './store/indexes.js';
 
-/** A claimed delivery is someone else's to retry once this long has passed (a killed worker's). */
-const DELIVERY_LEASE_MS = 60_000;
-
 export interface NotificationsDeps {
   readonly config: {
     readonly events: EventsConfig;
@@ -251,7 +248,14 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
     },
     startDeliveries: () =>
       startDeliveryWorker({
-        claim: (busy) => stores.deliveries.claimDue(now(), DELIVERY_LEASE_MS, busy),
+        claim: (max, inFlight) =>
+          stores.deliveries.claimDue(
+            now(),
+            webhooks.claimLeaseMs,
+            max,
+            inFlight,
+            webhooks.maxInFlightPerEndpoint,
+          ),
         deliver: (delivery) =>
           deliverOne(
             {

@@ -33,6 +33,11 @@ export const DEFAULT_ROTATION_OVERLAP_MS = 24 * 3_600_000;
 /** Attempts in flight at once in one process, and for one endpoint. */
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+/**
+ * How long a claimed delivery is the claimer's: past it, another worker (or this one after a
+ * restart) takes it again. Longer than the attempt timeout, so a live attempt is never doubled.
+ */
+export const DEFAULT_CLAIM_LEASE_MS = 60_000;
 /** How often an idle worker looks at the queue (a due retry waits at most this long past its time). */
 export const DEFAULT_POLL_INTERVAL_MS = 500;
 /** How often the clean-up job prunes the feed. */
@@ -59,6 +64,7 @@ export interface WebhookConfig {
   readonly maxInFlight: number;
   readonly maxInFlightPerEndpoint: number;
   readonly pollIntervalMs: number;
+  readonly claimLeaseMs: number;
 }
 
 export interface NotificationsConfig extends ConsumingServiceConfig {
@@ -106,6 +112,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     WEBHOOK_MAX_IN_FLIGHT: count({ default: DEFAULT_MAX_IN_FLIGHT }),
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: count({ default: DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT }),
     WEBHOOK_POLL_INTERVAL_MS: durationMs({ default: DEFAULT_POLL_INTERVAL_MS }),
+    WEBHOOK_CLAIM_LEASE_MS: durationMs({ default: DEFAULT_CLAIM_LEASE_MS }),
     FEED_RETENTION_MS: durationMs({ default: DEFAULT_FEED_RETENTION_MS }),
     AUDIT_RETENTION_MS: durationMs({ default: MAX_AUDIT_RANGE_MS }),
     NOTIFICATIONS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
@@ -138,6 +145,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
       maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT,
       maxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
       pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
+      // A lease shorter than an attempt would let a second worker send the same delivery meanwhile.
+      claimLeaseMs: Math.max(e.WEBHOOK_CLAIM_LEASE_MS, e.WEBHOOK_TIMEOUT_MS * 2),
     }),
     feedRetentionMs: e.FEED_RETENTION_MS,
     auditRetentionMs: e.AUDIT_RETENTION_MS,

@@ -10,8 +10,8 @@ export interface DeliveryWorker {
 }
 
 export interface DeliveryWorkerOptions {
-  /** Claims the next due delivery not for one of `busyEndpoints`, or null. */
-  readonly claim: (busyEndpoints: readonly string[]) => Promise<Delivery | null>;
+  /** Claims up to `max` due deliveries, each endpoint within its cap given what is in flight. */
+  readonly claim: (max: number, inFlight: ReadonlyMap<string, number>) => Promise<Delivery[]>;
   readonly deliver: (delivery: Delivery) => Promise<unknown>;
   /** Attempts in flight at once in this process. */
   readonly maxInFlight: number;
@@ -33,9 +33,6 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   let stopped = false;
   let pumping = false;
   let again = false;
-
-  const busy = (): string[] =>
-    [...perEndpoint].filter(([, count]) => count >= options.perEndpoint).map(([id]) => id);
 
   const run = (delivery: Delivery): void => {
     perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
@@ -66,9 +63,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       do {
         again = false;
         while (!stopped && running.size < options.maxInFlight) {
-          const delivery = await options.claim(busy());
-          if (!delivery) break;
-          run(delivery);
+          const batch = await options.claim(options.maxInFlight - running.size, perEndpoint);
+          if (batch.length === 0) break;
+          for (const delivery of batch) run(delivery);
         }
       } while (again && !stopped);
     } catch (error) {

@@ -90,10 +90,17 @@ export interface DeliveriesRepository {
   /** Queues a delivery; one per (endpoint, event): a second enqueue of the same pair changes nothing. */
   enqueue(delivery: Delivery): Promise<void>;
   /**
-   * Claims the oldest due PENDING delivery for `leaseMs` (another worker, or this one after a
-   * crash, takes it again once the lease ends), skipping endpoints in `busyEndpoints`.
+   * Claims up to `max` of the oldest due PENDING deliveries for `leaseMs` (another worker, or this
+   * one after a crash, takes them again once the lease ends), never more for one endpoint than
+   * `perEndpoint` minus what `inFlight` says is already running for it.
    */
-  claimDue(now: Date, leaseMs: number, busyEndpoints: readonly string[]): Promise<Delivery | null>;
+  claimDue(
+    now: Date,
+    leaseMs: number,
+    max: number,
+    inFlight: ReadonlyMap<string, number>,
+    perEndpoint: number,
+  ): Promise<Delivery[]>;
   recordOutcome(
     id: string,
     outcome: {

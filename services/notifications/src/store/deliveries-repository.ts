@@ -25,18 +25,34 @@ export function deliveriesRepository(db: Db): DeliveriesRepository {
         if (!isDuplicateKey(error)) throw error;
       }
     },
-    async claimDue(now, leaseMs, busyEndpoints) {
-      const doc = await deliveries.findOneAndUpdate(
-        {
+    // One query for the candidates, then a compare-and-set per row by _id: scanning the queue
+    // once per batch, not once per delivery, is what keeps a backlog of thousands moving.
+    async claimDue(now, leaseMs, max, inFlight, perEndpoint) {
+      const full = [...inFlight].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
+      const candidates = await deliveries
+        .find({
           status: 'PENDING',
           nextAttemptAt: { $lte: now },
           leaseUntil: { $lte: now },
-          ...(busyEndpoints.length > 0 ? { endpointId: { $nin: [...busyEndpoints] } } : {}),
-        },
-        { $set: { leaseUntil: new Date(now.getTime() + leaseMs) } },
-        { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
-      );
-      return doc ? toDelivery(doc) : null;
+          ...(full.length > 0 ? { endpointId: { $nin: full } } : {}),
+        })
+        .sort({ nextAttemptAt: 1 })
+        .limit(max * 4)
+        .toArray();
+      const taken = new Map(inFlight);
+      const claimed: Delivery[] = [];
+      for (const doc of candidates) {
+        if (claimed.length >= max) break;
+        if ((taken.get(doc.endpointId) ?? 0) >= perEndpoint) continue;
+        const result = await deliveries.updateOne(
+          { _id: doc._id, status: 'PENDING', leaseUntil: { $lte: now } },
+          { $set: { leaseUntil: new Date(now.getTime() + leaseMs) } },
+        );
+        if (result.modifiedCount !== 1) continue;
+        taken.set(doc.endpointId, (taken.get(doc.endpointId) ?? 0) + 1);
+        claimed.push(toDelivery(doc));
+      }
+      return claimed;
     },
     async recordOutcome(id, outcome, at) {
       await deliveries.updateOne(

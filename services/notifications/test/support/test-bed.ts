@@ -55,6 +55,7 @@ export async function openTestBed(
       maxInFlight: 16,
       maxInFlightPerEndpoint: 2,
       pollIntervalMs: 20,
+      claimLeaseMs: 60_000,
       ...webhooks,
     },
     feedRetentionMs: 30 * 24 * 3_600_000,
