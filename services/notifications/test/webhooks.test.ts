@@ -239,6 +239,46 @@ describe('endpoint registration', () => {
     expect(notificationErrors.is(error) && error.code).toBe(code);
   });
 
+  it('refuses a forbidden address again at delivery (a name that resolved elsewhere at registration)', async () => {
+    const receiver = await startReceiver();
+    try {
+      const tenantId = randomUUID();
+      const at = new Date();
+      // As if the host had passed the check at registration and now resolves to loopback.
+      await bed.app.stores.endpoints.insert({
+        id: randomUUID(),
+        tenantId,
+        url: `${receiver.url}/rebound`,
+        types: ['tier.changed'],
+        enabled: true,
+        secrets: [],
+        failingSince: null,
+        disabledReason: null,
+        createdAt: at,
+        updatedAt: at,
+      });
+      const event = {
+        id: randomUUID(),
+        type: 'tier.changed' as const,
+        tenantId,
+        occurredAt: at.toISOString(),
+        subject: {},
+        data: { from: 'SUPPLIER_FREE', to: 'CORE' },
+      };
+      await bed.app.ops.ingest(event);
+      const [endpoint] = await bed.app.stores.endpoints.list(tenantId);
+      const [delivery] = await bed.app.stores.deliveries.listForEndpoint(tenantId, endpoint?.id ?? '', 10);
+      await waitFor('the first attempt', async () => {
+        return (await bed.app.stores.attempts.list(tenantId, delivery?.id ?? '')).length > 0;
+      });
+      const [attempt] = await bed.app.stores.attempts.list(tenantId, delivery?.id ?? '');
+      expect([attempt?.status, attempt?.error]).toEqual([null, 'ADDRESS_FORBIDDEN']);
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it.each([
     ['no type', []],
     ['an unknown type', ['tier.exploded']],
