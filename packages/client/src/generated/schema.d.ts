@@ -4,8285 +4,8187 @@
  */
 
 export interface paths {
-  '/healthz': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The process is alive */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The process is alive */
-    get: operations['getHealth'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/readyz': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The services and Redis answer (503 while not ready) */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The services and Redis answer (503 while not ready) */
-    get: operations['getReadiness'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/openapi.json': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** This OpenAPI 3.1 document */
-    get: operations['getOpenApiDocument'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's tenant and tier */
+        get: operations["getTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The caller's tenant and tier */
-    get: operations['getTenant'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/adoption/state': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/adoption/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The adoption state */
+        get: operations["getAdoptionState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The adoption state */
-    get: operations['getAdoptionState'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/adoption/milestones/{key}/complete': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/adoption/milestones/{key}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete a manual milestone; the recomputed state */
+        post: operations["completeMilestone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Complete a manual milestone; the recomputed state */
-    post: operations['completeMilestone'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/adoption/next-best-action': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/adoption/next-best-action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ranked next milestone, available and locked ones */
+        get: operations["getNextBestAction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The ranked next milestone, available and locked ones */
-    get: operations['getNextBestAction'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/adoption/coverage': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/adoption/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Coverage cells */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Coverage cells */
-    get: operations['getCoverage'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/adoption/risk-signals': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/adoption/risk-signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active risk signals, newest first */
+        get: operations["listRiskSignals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Active risk signals, newest first */
-    get: operations['listRiskSignals'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/adoption/health-explanation': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/adoption/health-explanation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the health score and maturity rung were reached */
+        get: operations["getHealthExplanation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** How the health score and maturity rung were reached */
-    get: operations['getHealthExplanation'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/adoption/success-plan': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/adoption/success-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The active success plan or null */
+        get: operations["getSuccessPlan"];
+        put?: never;
+        /** Create a success plan (OWNER or ADMIN); 409 if one is active */
+        post: operations["createSuccessPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The active success plan or null */
-    get: operations['getSuccessPlan'];
-    put?: never;
-    /** Create a success plan (OWNER or ADMIN); 409 if one is active */
-    post: operations['createSuccessPlan'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/adoption/success-plan/renew': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/adoption/success-plan/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renew a success plan; the recomputed state */
+        post: operations["renewSuccessPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Renew a success plan; the recomputed state */
-    post: operations['renewSuccessPlan'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/entitlements/usage': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/entitlements/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The usage report */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The usage report */
-    get: operations['getUsage'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/entitlements/can': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/entitlements/can": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** May the tenant do this? (200 even when not) */
+        post: operations["can"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** May the tenant do this? (200 even when not) */
-    post: operations['can'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/entitlements/upgrade-context': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/entitlements/upgrade-context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an upgrade would unlock for a capability */
+        get: operations["getUpgradeContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** What an upgrade would unlock for a capability */
-    get: operations['getUpgradeContext'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/oauth/token': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Client credentials grant: a bearer token for an OAuth client */
+        post: operations["issueClientToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Client credentials grant: a bearer token for an OAuth client */
-    post: operations['issueClientToken'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/login': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with email and password: access and refresh token */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Sign in with email and password: access and refresh token */
-    post: operations['login'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/refresh': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a refresh token: a new pair; reuse of an old one ends the session */
+        post: operations["refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Rotate a refresh token: a new pair; reuse of an old one ends the session */
-    post: operations['refresh'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/logout': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the token's session */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** End the token's session */
-    post: operations['logout'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/v2/login': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/v2/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in: sets the session, refresh and CSRF cookies */
+        post: operations["browserLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Sign in: sets the session, refresh and CSRF cookies */
-    post: operations['browserLogin'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/v2/refresh': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/v2/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the session from the refresh cookie (needs X-CSRF-Token) */
+        post: operations["browserRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Rotate the session from the refresh cookie (needs X-CSRF-Token) */
-    post: operations['browserRefresh'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/v2/logout': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/v2/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the cookie session and clear the cookies (idempotent) */
+        post: operations["browserLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** End the cookie session and clear the cookies (idempotent) */
-    post: operations['browserLogout'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/v2/magic-link/request': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/v2/magic-link/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a sign-in link (same answer whether or not the address has an account) */
+        post: operations["requestMagicLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Mail a sign-in link (same answer whether or not the address has an account) */
-    post: operations['requestMagicLink'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/v2/signup': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/v2/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a passwordless sign-up link */
+        post: operations["startSignup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Mail a passwordless sign-up link */
-    post: operations['startSignup'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/v2/magic-link/redeem': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/v2/magic-link/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redeem a magic-link token from the URL fragment */
+        post: operations["redeemMagicLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Redeem a magic-link token from the URL fragment */
-    post: operations['redeemMagicLink'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/v2/sso/{provider}/start': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/v2/sso/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start OIDC sign-in with a provider (302) */
+        get: operations["startSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Start OIDC sign-in with a provider (302) */
-    get: operations['startSso'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/auth/v2/sso/{provider}/callback': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/auth/v2/sso/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider’s redirect back (302) */
+        get: operations["finishSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The provider’s redirect back (302) */
-    get: operations['finishSso'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/join-requests': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/join-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending join requests (OWNER or ADMIN) */
+        get: operations["listJoinRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Pending join requests (OWNER or ADMIN) */
-    get: operations['listJoinRequests'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/tenant/join-requests/{id}/approve': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/tenant/join-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a join request (OWNER or ADMIN) */
+        post: operations["approveJoinRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Approve a join request (OWNER or ADMIN) */
-    post: operations['approveJoinRequest'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/oauth/clients': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/oauth/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's OAuth clients (OWNER or ADMIN) */
+        get: operations["listOAuthClients"];
+        put?: never;
+        /** Create an OAuth client (OWNER or ADMIN) */
+        post: operations["createOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The tenant's OAuth clients (OWNER or ADMIN) */
-    get: operations['listOAuthClients'];
-    put?: never;
-    /** Create an OAuth client (OWNER or ADMIN) */
-    post: operations['createOAuthClient'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/oauth/clients/{clientId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/oauth/clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an OAuth client (OWNER or ADMIN) */
+        delete: operations["deleteOAuthClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Delete an OAuth client (OWNER or ADMIN) */
-    delete: operations['deleteOAuthClient'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/oauth/clients/{clientId}/rotate': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/oauth/clients/{clientId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new client secret; the old one stops working */
+        post: operations["rotateOAuthClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** A new client secret; the old one stops working */
-    post: operations['rotateOAuthClientSecret'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  getHealth: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Alive */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            status: string;
-          };
-        };
-      };
-    };
-  };
-  getReadiness: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Ready */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            status: string;
-          };
-        };
-      };
-      /** @description Not ready: a dependency does not answer */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            status: string;
-          };
-        };
-      };
-    };
-  };
-  getOpenApiDocument: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The document */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {unknown} */
-            openapi: '3.1.0';
-          };
-        };
-      };
-    };
-  };
-  getTenant: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              id: string;
-              name: string;
-              slug: string;
-              subscriptionTier: string;
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description Alive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
         };
-      };
     };
-  };
-  getAdoptionState: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              companyId: string;
-              currentMaturityRung: string;
-              pathProfile: string;
-              healthScore: number | null;
-              healthBand: string;
-              networkDensity: number;
-              lastRecomputedAt: string;
-              version: number;
-              milestones: {
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+            /** @description Not ready: a dependency does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        openapi: "3.1.0";
+                    };
+                };
+            };
+        };
+    };
+    getTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            subscriptionTier: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdoptionState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            companyId: string;
+                            currentMaturityRung: string;
+                            pathProfile: string;
+                            healthScore: number | null;
+                            healthBand: string;
+                            networkDensity: number;
+                            lastRecomputedAt: string;
+                            version: number;
+                            milestones: {
+                                key: string;
+                                chapter: number;
+                                internalStage: string;
+                                status: string;
+                                completionMode: string;
+                                triggerEvent: string;
+                                dependsOn: string[];
+                                displayOrder: number;
+                                requiredCapability: string | null;
+                                paidTeaser: boolean;
+                                lockedReasons: {
+                                    unmetDependencyKey: string;
+                                }[];
+                                completedAt: string | null;
+                                upgradeContext: {
+                                    capability: string;
+                                    frictionType: string;
+                                    upgradeAvailable: boolean;
+                                    currentTier: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    targetTier?: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    headline: string;
+                                    featureHighlights: string[];
+                                    cta: string;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    completeMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example first_product_created */
                 key: string;
-                chapter: number;
-                internalStage: string;
-                status: string;
-                completionMode: string;
-                triggerEvent: string;
-                dependsOn: string[];
-                displayOrder: number;
-                requiredCapability: string | null;
-                paidTeaser: boolean;
-                lockedReasons: {
-                  unmetDependencyKey: string;
-                }[];
-                completedAt: string | null;
-                upgradeContext: {
-                  capability: string;
-                  frictionType: string;
-                  upgradeAvailable: boolean;
-                  currentTier: {
-                    code: string;
-                    name: string;
-                  };
-                  targetTier?: {
-                    code: string;
-                    name: string;
-                  };
-                  headline: string;
-                  featureHighlights: string[];
-                  cta: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evidenceRef": "product:p-1",
+                 *       "expectedVersion": 3
+                 *     }
+                 */
+                "application/json": {
+                    evidenceRef?: string;
+                    expectedVersion?: number;
                 } | null;
-              }[];
             };
-          };
         };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            companyId: string;
+                            currentMaturityRung: string;
+                            pathProfile: string;
+                            healthScore: number | null;
+                            healthBand: string;
+                            networkDensity: number;
+                            lastRecomputedAt: string;
+                            version: number;
+                            milestones: {
+                                key: string;
+                                chapter: number;
+                                internalStage: string;
+                                status: string;
+                                completionMode: string;
+                                triggerEvent: string;
+                                dependsOn: string[];
+                                displayOrder: number;
+                                requiredCapability: string | null;
+                                paidTeaser: boolean;
+                                lockedReasons: {
+                                    unmetDependencyKey: string;
+                                }[];
+                                completedAt: string | null;
+                                upgradeContext: {
+                                    capability: string;
+                                    frictionType: string;
+                                    upgradeAvailable: boolean;
+                                    currentTier: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    targetTier?: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    headline: string;
+                                    featureHighlights: string[];
+                                    cta: string;
+                                } | null;
+                            }[];
+                        };
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-    };
-  };
-  completeMilestone: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @example first_product_created */
-        key: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "evidenceRef": "product:p-1",
-         *       "expectedVersion": 3
-         *     }
-         */
-        'application/json': {
-          evidenceRef?: string;
-          expectedVersion?: number;
-        } | null;
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              companyId: string;
-              currentMaturityRung: string;
-              pathProfile: string;
-              healthScore: number | null;
-              healthBand: string;
-              networkDensity: number;
-              lastRecomputedAt: string;
-              version: number;
-              milestones: {
-                key: string;
-                chapter: number;
-                internalStage: string;
-                status: string;
-                completionMode: string;
-                triggerEvent: string;
-                dependsOn: string[];
-                displayOrder: number;
-                requiredCapability: string | null;
-                paidTeaser: boolean;
-                lockedReasons: {
-                  unmetDependencyKey: string;
-                }[];
-                completedAt: string | null;
-                upgradeContext: {
-                  capability: string;
-                  frictionType: string;
-                  upgradeAvailable: boolean;
-                  currentTier: {
-                    code: string;
-                    name: string;
-                  };
-                  targetTier?: {
-                    code: string;
-                    name: string;
-                  };
-                  headline: string;
-                  featureHighlights: string[];
-                  cta: string;
-                } | null;
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
         };
-      };
     };
-  };
-  getNextBestAction: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    getNextBestAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              companyId: string;
-              currentMaturityRung: string;
-              nextBestAction: {
-                key: string;
-                chapter: number;
-                internalStage: string;
-                status: string;
-                completionMode: string;
-                triggerEvent: string;
-                dependsOn: string[];
-                displayOrder: number;
-                requiredCapability: string | null;
-                paidTeaser: boolean;
-                lockedReasons: {
-                  unmetDependencyKey: string;
-                }[];
-                completedAt: string | null;
-                upgradeContext: {
-                  capability: string;
-                  frictionType: string;
-                  upgradeAvailable: boolean;
-                  currentTier: {
-                    code: string;
-                    name: string;
-                  };
-                  targetTier?: {
-                    code: string;
-                    name: string;
-                  };
-                  headline: string;
-                  featureHighlights: string[];
-                  cta: string;
-                } | null;
-                unlocks: number;
-                becauseOf: string;
-              } | null;
-              available: {
-                key: string;
-                chapter: number;
-                internalStage: string;
-                status: string;
-                completionMode: string;
-                triggerEvent: string;
-                dependsOn: string[];
-                displayOrder: number;
-                requiredCapability: string | null;
-                paidTeaser: boolean;
-                lockedReasons: {
-                  unmetDependencyKey: string;
-                }[];
-                completedAt: string | null;
-                upgradeContext: {
-                  capability: string;
-                  frictionType: string;
-                  upgradeAvailable: boolean;
-                  currentTier: {
-                    code: string;
-                    name: string;
-                  };
-                  targetTier?: {
-                    code: string;
-                    name: string;
-                  };
-                  headline: string;
-                  featureHighlights: string[];
-                  cta: string;
-                } | null;
-              }[];
-              locked: {
-                key: string;
-                chapter: number;
-                internalStage: string;
-                status: string;
-                completionMode: string;
-                triggerEvent: string;
-                dependsOn: string[];
-                displayOrder: number;
-                requiredCapability: string | null;
-                paidTeaser: boolean;
-                lockedReasons: {
-                  unmetDependencyKey: string;
-                }[];
-                completedAt: string | null;
-                upgradeContext: {
-                  capability: string;
-                  frictionType: string;
-                  upgradeAvailable: boolean;
-                  currentTier: {
-                    code: string;
-                    name: string;
-                  };
-                  targetTier?: {
-                    code: string;
-                    name: string;
-                  };
-                  headline: string;
-                  featureHighlights: string[];
-                  cta: string;
-                } | null;
-              }[];
-              nextUpgradePrompt: {
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            companyId: string;
+                            currentMaturityRung: string;
+                            nextBestAction: {
+                                key: string;
+                                chapter: number;
+                                internalStage: string;
+                                status: string;
+                                completionMode: string;
+                                triggerEvent: string;
+                                dependsOn: string[];
+                                displayOrder: number;
+                                requiredCapability: string | null;
+                                paidTeaser: boolean;
+                                lockedReasons: {
+                                    unmetDependencyKey: string;
+                                }[];
+                                completedAt: string | null;
+                                upgradeContext: {
+                                    capability: string;
+                                    frictionType: string;
+                                    upgradeAvailable: boolean;
+                                    currentTier: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    targetTier?: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    headline: string;
+                                    featureHighlights: string[];
+                                    cta: string;
+                                } | null;
+                                unlocks: number;
+                                becauseOf: string;
+                            } | null;
+                            available: {
+                                key: string;
+                                chapter: number;
+                                internalStage: string;
+                                status: string;
+                                completionMode: string;
+                                triggerEvent: string;
+                                dependsOn: string[];
+                                displayOrder: number;
+                                requiredCapability: string | null;
+                                paidTeaser: boolean;
+                                lockedReasons: {
+                                    unmetDependencyKey: string;
+                                }[];
+                                completedAt: string | null;
+                                upgradeContext: {
+                                    capability: string;
+                                    frictionType: string;
+                                    upgradeAvailable: boolean;
+                                    currentTier: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    targetTier?: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    headline: string;
+                                    featureHighlights: string[];
+                                    cta: string;
+                                } | null;
+                            }[];
+                            locked: {
+                                key: string;
+                                chapter: number;
+                                internalStage: string;
+                                status: string;
+                                completionMode: string;
+                                triggerEvent: string;
+                                dependsOn: string[];
+                                displayOrder: number;
+                                requiredCapability: string | null;
+                                paidTeaser: boolean;
+                                lockedReasons: {
+                                    unmetDependencyKey: string;
+                                }[];
+                                completedAt: string | null;
+                                upgradeContext: {
+                                    capability: string;
+                                    frictionType: string;
+                                    upgradeAvailable: boolean;
+                                    currentTier: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    targetTier?: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    headline: string;
+                                    featureHighlights: string[];
+                                    cta: string;
+                                } | null;
+                            }[];
+                            nextUpgradePrompt: {
+                                capability: string;
+                                frictionType: string;
+                                upgradeAvailable: boolean;
+                                currentTier: {
+                                    code: string;
+                                    name: string;
+                                };
+                                targetTier?: {
+                                    code: string;
+                                    name: string;
+                                };
+                                headline: string;
+                                featureHighlights: string[];
+                                cta: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            cells: {
+                                key: string;
+                                label: string;
+                                capable: boolean;
+                                achieved: boolean;
+                                count: number;
+                                viewedCount: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listRiskSignals: {
+        parameters: {
+            query?: {
+                /** @example 20 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            signals: {
+                                id: string;
+                                kind: string;
+                                severity: string;
+                                resolution: string;
+                                escalatedToHuman: boolean;
+                                subjectRef: {
+                                    [key: string]: string;
+                                };
+                                detectedAt: string;
+                                resolvedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getHealthExplanation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            companyId: string;
+                            catalogueVersion: number;
+                            healthModelVersion: number;
+                            asOf: string;
+                            healthScore: number | null;
+                            healthBand: string;
+                            bandReason: string;
+                            maturityRung: string;
+                            rungReason: string;
+                            networkDensity: number;
+                            components: {
+                                code: string;
+                                present: boolean;
+                                value: number | null;
+                                weight: number;
+                                effectiveWeight: number;
+                                points: number;
+                                eventIds: string[];
+                                reason: string;
+                            }[];
+                            summary: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSuccessPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            title: string;
+                            targetDate: string;
+                            status: string;
+                            renewedFromId: string | null;
+                            objectives: {
+                                label: string;
+                                milestoneKeys: string[];
+                                met: boolean;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createSuccessPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "First exchange by Q3",
+                 *       "targetDate": "2099-09-30T00:00:00.000Z",
+                 *       "objectives": [
+                 *         {
+                 *           "label": "First product",
+                 *           "milestoneKeys": [
+                 *             "first_product_created"
+                 *           ],
+                 *           "met": false
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    targetDate: string;
+                    objectives: {
+                        label: string;
+                        milestoneKeys: string[];
+                        met?: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            title: string;
+                            targetDate: string;
+                            status: string;
+                            renewedFromId: string | null;
+                            objectives: {
+                                label: string;
+                                milestoneKeys: string[];
+                                met: boolean;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    renewSuccessPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fromPlanId": "6f1c2b8e-3a0d-4c47-9a51-0d7f4f2b9e10",
+                 *       "targetDate": "2099-12-31T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    fromPlanId: string;
+                    targetDate?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            companyId: string;
+                            currentMaturityRung: string;
+                            pathProfile: string;
+                            healthScore: number | null;
+                            healthBand: string;
+                            networkDensity: number;
+                            lastRecomputedAt: string;
+                            version: number;
+                            milestones: {
+                                key: string;
+                                chapter: number;
+                                internalStage: string;
+                                status: string;
+                                completionMode: string;
+                                triggerEvent: string;
+                                dependsOn: string[];
+                                displayOrder: number;
+                                requiredCapability: string | null;
+                                paidTeaser: boolean;
+                                lockedReasons: {
+                                    unmetDependencyKey: string;
+                                }[];
+                                completedAt: string | null;
+                                upgradeContext: {
+                                    capability: string;
+                                    frictionType: string;
+                                    upgradeAvailable: boolean;
+                                    currentTier: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    targetTier?: {
+                                        code: string;
+                                        name: string;
+                                    };
+                                    headline: string;
+                                    featureHighlights: string[];
+                                    cta: string;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            tier: {
+                                code: string;
+                                name: string;
+                            };
+                            limits: {
+                                [key: string]: {
+                                    current: number;
+                                    limit: number | null;
+                                    unlimited: boolean;
+                                };
+                            };
+                            rateLimits: {
+                                [key: string]: {
+                                    current: number;
+                                    limit: number;
+                                    resetsAt: string;
+                                };
+                            };
+                            warnings: {
+                                limit: string;
+                                level: string;
+                                current: number;
+                                max: number;
+                                percentUsed: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    can: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "BULK_UPLOAD",
+                 *       "resourceCount": 500
+                 *     }
+                 */
+                "application/json": {
+                    action: string;
+                    resourceCount: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            allowed: boolean;
+                            reason: string | null;
+                            details?: {
+                                limit: string;
+                                current: number;
+                                requested: number;
+                                available: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUpgradeContext: {
+        parameters: {
+            query: {
+                /** @example EXPECTED_DATA_SETS */
                 capability: string;
-                frictionType: string;
-                upgradeAvailable: boolean;
-                currentTier: {
-                  code: string;
-                  name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
                 };
-                targetTier?: {
-                  code: string;
-                  name: string;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            capability: string;
+                            frictionType: string;
+                            upgradeAvailable: boolean;
+                            currentTier: {
+                                code: string;
+                                name: string;
+                            };
+                            targetTier?: {
+                                code: string;
+                                name: string;
+                            };
+                            headline: string;
+                            featureHighlights: string[];
+                            cta: string;
+                        };
+                    };
                 };
-                headline: string;
-                featureHighlights: string[];
-                cta: string;
-              } | null;
             };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-    };
-  };
-  getCoverage: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              cells: {
-                key: string;
-                label: string;
-                capable: boolean;
-                achieved: boolean;
-                count: number;
-                viewedCount: number;
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-    };
-  };
-  listRiskSignals: {
-    parameters: {
-      query?: {
-        /** @example 20 */
-        limit?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              signals: {
-                id: string;
-                kind: string;
-                severity: string;
-                resolution: string;
-                escalatedToHuman: boolean;
-                subjectRef: {
-                  [key: string]: string;
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
                 };
-                detectedAt: string;
-                resolvedAt: string | null;
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  getHealthExplanation: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              companyId: string;
-              catalogueVersion: number;
-              healthModelVersion: number;
-              asOf: string;
-              healthScore: number | null;
-              healthBand: string;
-              bandReason: string;
-              maturityRung: string;
-              rungReason: string;
-              networkDensity: number;
-              components: {
-                code: string;
-                present: boolean;
-                value: number | null;
-                weight: number;
-                effectiveWeight: number;
-                points: number;
-                eventIds: string[];
-                reason: string;
-              }[];
-              summary: string;
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  getSuccessPlan: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              id: string;
-              title: string;
-              targetDate: string;
-              status: string;
-              renewedFromId: string | null;
-              objectives: {
-                label: string;
-                milestoneKeys: string[];
-                met: boolean;
-              }[];
-              createdAt: string;
-              updatedAt: string;
-            } | null;
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  createSuccessPlan: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "title": "First exchange by Q3",
-         *       "targetDate": "2099-09-30T00:00:00.000Z",
-         *       "objectives": [
-         *         {
-         *           "label": "First product",
-         *           "milestoneKeys": [
-         *             "first_product_created"
-         *           ],
-         *           "met": false
-         *         }
-         *       ]
-         *     }
-         */
-        'application/json': {
-          title: string;
-          targetDate: string;
-          objectives: {
-            label: string;
-            milestoneKeys: string[];
-            met?: boolean;
-          }[];
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              id: string;
-              title: string;
-              targetDate: string;
-              status: string;
-              renewedFromId: string | null;
-              objectives: {
-                label: string;
-                milestoneKeys: string[];
-                met: boolean;
-              }[];
-              createdAt: string;
-              updatedAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  renewSuccessPlan: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "fromPlanId": "6f1c2b8e-3a0d-4c47-9a51-0d7f4f2b9e10",
-         *       "targetDate": "2099-12-31T00:00:00.000Z"
-         *     }
-         */
-        'application/json': {
-          /** Format: uuid */
-          fromPlanId: string;
-          targetDate?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              companyId: string;
-              currentMaturityRung: string;
-              pathProfile: string;
-              healthScore: number | null;
-              healthBand: string;
-              networkDensity: number;
-              lastRecomputedAt: string;
-              version: number;
-              milestones: {
-                key: string;
-                chapter: number;
-                internalStage: string;
-                status: string;
-                completionMode: string;
-                triggerEvent: string;
-                dependsOn: string[];
-                displayOrder: number;
-                requiredCapability: string | null;
-                paidTeaser: boolean;
-                lockedReasons: {
-                  unmetDependencyKey: string;
-                }[];
-                completedAt: string | null;
-                upgradeContext: {
-                  capability: string;
-                  frictionType: string;
-                  upgradeAvailable: boolean;
-                  currentTier: {
-                    code: string;
-                    name: string;
-                  };
-                  targetTier?: {
-                    code: string;
-                    name: string;
-                  };
-                  headline: string;
-                  featureHighlights: string[];
-                  cta: string;
-                } | null;
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
         };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
+    };
+    issueClientToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials",
+                 *       "client_id": "cl_2f6c9a",
+                 *       "client_secret": "cs_…",
+                 *       "scope": "products:read"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @example client_credentials
+                     * @enum {unknown}
+                     */
+                    grant_type: "client_credentials";
+                    /**
+                     * @description Or HTTP Basic credentials
+                     * @example cl_2f6c9a
+                     */
+                    client_id?: string;
+                    /** @example cs_… */
+                    client_secret?: string;
+                    /**
+                     * @description Space-separated scope names
+                     * @example products:read
+                     */
+                    scope?: string;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
         };
-      };
-    };
-  };
-  getUsage: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              tier: {
-                code: string;
-                name: string;
-              };
-              limits: {
-                [key: string]: {
-                  current: number;
-                  limit: number | null;
-                  unlimited: boolean;
+        responses: {
+            /** @description An access token for the client */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
                 };
-              };
-              rateLimits: {
-                [key: string]: {
-                  current: number;
-                  limit: number;
-                  resetsAt: string;
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        expires_in: number;
+                        scope: string;
+                    };
                 };
-              };
-              warnings: {
-                limit: string;
-                level: string;
-                current: number;
-                max: number;
-                percentUsed: number;
-                message: string;
-              }[];
             };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-    };
-  };
-  can: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "action": "BULK_UPLOAD",
-         *       "resourceCount": 500
-         *     }
-         */
-        'application/json': {
-          action: string;
-          resourceCount: number;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              allowed: boolean;
-              reason: string | null;
-              details?: {
-                limit: string;
-                current: number;
-                requested: number;
-                available: number;
-              };
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-    };
-  };
-  getUpgradeContext: {
-    parameters: {
-      query: {
-        /** @example EXPECTED_DATA_SETS */
-        capability: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              capability: string;
-              frictionType: string;
-              upgradeAvailable: boolean;
-              currentTier: {
-                code: string;
-                name: string;
-              };
-              targetTier?: {
-                code: string;
-                name: string;
-              };
-              headline: string;
-              featureHighlights: string[];
-              cta: string;
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-    };
-  };
-  issueClientToken: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "grant_type": "client_credentials",
-         *       "client_id": "cl_2f6c9a",
-         *       "client_secret": "cs_…",
-         *       "scope": "products:read"
-         *     }
-         */
-        'application/x-www-form-urlencoded': {
-          /**
-           * @example client_credentials
-           * @enum {unknown}
-           */
-          grant_type: 'client_credentials';
-          /**
-           * @description Or HTTP Basic credentials
-           * @example cl_2f6c9a
-           */
-          client_id?: string;
-          /** @example cs_… */
-          client_secret?: string;
-          /**
-           * @description Space-separated scope names
-           * @example products:read
-           */
-          scope?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description An access token for the client */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            access_token: string;
-            /** @enum {string} */
-            token_type: 'Bearer';
-            expires_in: number;
-            scope: string;
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                error: string;
-                error_description: string;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-    };
-  };
-  login: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "email": "owner@acme.example",
-         *       "password": "correct horse battery staple"
-         *     }
-         */
-        'application/json': {
-          email: string;
-          password: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              accessToken: string;
-              refreshToken: string;
-              user: {
-                id: string;
-                email: string;
-                role: string;
-              };
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                error: string;
-                error_description: string;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
                 };
-              };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-    };
-  };
-  refresh: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "refreshToken": "rt_…"
-         *     }
-         */
-        'application/json': {
-          refreshToken: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              accessToken: string;
-              refreshToken: string;
             };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                error: string;
-                error_description: string;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-    };
-  };
-  logout: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Signed out */
-      204: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                error: string;
-                error_description: string;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
                 };
-              };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-    };
-  };
-  browserLogin: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "email": "owner@acme.example",
-         *       "password": "correct horse battery staple"
-         *     }
-         */
-        'application/json': {
-          email: string;
-          password: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              user: {
-                id: string;
-                email: string;
-                role: string;
-                firstName: string;
-                lastName: string;
-                tenantId: string;
-                tenant: {
-                  id: string;
-                  name: string;
-                  slug: string;
-                  subscriptionTier: string;
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
                 };
-              };
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
         };
-      };
     };
-  };
-  browserRefresh: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Rotated; new cookies set */
-      204: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
-                };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  browserLogout: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Signed out; cookies cleared */
-      204: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
-                };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  requestMagicLink: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "email": "owner@acme.example"
-         *     }
-         */
-        'application/json': {
-          email: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message: string;
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
-                };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  startSignup: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "email": "founder@newco.example",
-         *       "companyName": "NewCo",
-         *       "firstName": "Nia",
-         *       "lastName": "Founder"
-         *     }
-         */
-        'application/json': {
-          email: string;
-          companyName: string;
-          firstName: string;
-          lastName: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message: string;
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
-                };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  redeemMagicLink: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "token": "ml_…"
-         *     }
-         */
-        'application/json': {
-          token: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {boolean} */
-                success: true;
-                message: string;
-                data: {
-                  user: {
-                    id: string;
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@acme.example",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": {
                     email: string;
-                    role: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            accessToken: string;
+                            refreshToken: string;
+                            user: {
+                                id: string;
+                                email: string;
+                                role: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    refresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "rt_…"
+                 *     }
+                 */
+                "application/json": {
+                    refreshToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            accessToken: string;
+                            refreshToken: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    browserLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@acme.example",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            user: {
+                                id: string;
+                                email: string;
+                                role: string;
+                                firstName: string;
+                                lastName: string;
+                                tenantId: string;
+                                tenant: {
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    subscriptionTier: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    browserRefresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rotated; new cookies set */
+            204: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    browserLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; cookies cleared */
+            204: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    requestMagicLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@acme.example"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    startSignup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "founder@newco.example",
+                 *       "companyName": "NewCo",
+                 *       "firstName": "Nia",
+                 *       "lastName": "Founder"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    companyName: string;
                     firstName: string;
                     lastName: string;
-                    tenantId: string;
-                    tenant: {
-                      id: string;
-                      name: string;
-                      slug: string;
-                      subscriptionTier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
                     };
-                  };
-                  tenantProvisioned: boolean;
                 };
-              }
-            | {
-                /** @enum {boolean} */
-                success: true;
-                /** @enum {string} */
-                status: 'pending_approval';
-                message: string;
-              };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
             };
-          };
-        };
-      };
-    };
-  };
-  startSso: {
-    parameters: {
-      query?: {
-        /**
-         * @description A path on the web app (default `/`), judged before and after normalisation; anything else fails the flow
-         * @example /dashboard
-         */
-        returnTo?: string;
-      };
-      header?: never;
-      path: {
-        /**
-         * @description A configured provider key
-         * @example corp
-         */
-        provider: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description To the provider's authorization endpoint (PKCE, state in the svc_sso cookie); every failure goes to `{APP_URL}/auth/sso/error?reason=<reason>` (docs/browser-sessions.md), over the per-address start limit `reason=rate_limited` with Retry-After */
-      302: {
-        headers: {
-          /** @description Where the browser goes next (an absolute URL) */
-          Location?: string;
-          /** @description Never cached */
-          'Cache-Control'?: 'no-store';
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
             };
-          };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
             };
-          };
-        };
-      };
-    };
-  };
-  finishSso: {
-    parameters: {
-      query?: {
-        /**
-         * @description The authorization code
-         * @example SplxlOBeZQQYbYS6WxSbIA
-         */
-        code?: string;
-        /**
-         * @description The state the start issued (and set in the svc_sso cookie)
-         * @example af0ifjsldkj
-         */
-        state?: string;
-        /**
-         * @description The provider's issuer identifier
-         * @example https://idp.example
-         */
-        iss?: string;
-        /** @description The provider refused (access_denied, …) */
-        error?: string;
-        /** @description The provider's explanation */
-        error_description?: string;
-      };
-      header?: never;
-      path: {
-        /**
-         * @description A configured provider key
-         * @example corp
-         */
-        provider: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description To returnTo on the web app with the session cookies, to the app's confirm-email or pending-approval page; every failure goes to `{APP_URL}/auth/sso/error?reason=<reason>` (docs/browser-sessions.md), over the per-address start limit `reason=rate_limited` with Retry-After */
-      302: {
-        headers: {
-          /** @description Where the browser goes next (an absolute URL) */
-          Location?: string;
-          /** @description Never cached */
-          'Cache-Control'?: 'no-store';
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
             };
-          };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
             };
-          };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
         };
-      };
     };
-  };
-  listJoinRequests: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    redeemMagicLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              requests: {
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "ml_…"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: {
+                            user: {
+                                id: string;
+                                email: string;
+                                role: string;
+                                firstName: string;
+                                lastName: string;
+                                tenantId: string;
+                                tenant: {
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    subscriptionTier: string;
+                                };
+                            };
+                            tenantProvisioned: boolean;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @enum {string} */
+                        status: "pending_approval";
+                        message: string;
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    startSso: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A path on the web app (default `/`), judged before and after normalisation; anything else fails the flow
+                 * @example /dashboard
+                 */
+                returnTo?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A configured provider key
+                 * @example corp
+                 */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint (PKCE, state in the svc_sso cookie); every failure goes to `{APP_URL}/auth/sso/error?reason=<reason>` (docs/browser-sessions.md), over the per-address start limit `reason=rate_limited` with Retry-After */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next (an absolute URL) */
+                    Location?: string;
+                    /** @description Never cached */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    finishSso: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The authorization code
+                 * @example SplxlOBeZQQYbYS6WxSbIA
+                 */
+                code?: string;
+                /**
+                 * @description The state the start issued (and set in the svc_sso cookie)
+                 * @example af0ifjsldkj
+                 */
+                state?: string;
+                /**
+                 * @description The provider's issuer identifier
+                 * @example https://idp.example
+                 */
+                iss?: string;
+                /** @description The provider refused (access_denied, …) */
+                error?: string;
+                /** @description The provider's explanation */
+                error_description?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A configured provider key
+                 * @example corp
+                 */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To returnTo on the web app with the session cookies, to the app's confirm-email or pending-approval page; every failure goes to `{APP_URL}/auth/sso/error?reason=<reason>` (docs/browser-sessions.md), over the per-address start limit `reason=rate_limited` with Retry-After */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next (an absolute URL) */
+                    Location?: string;
+                    /** @description Never cached */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listJoinRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            requests: {
+                                id: string;
+                                userId: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                status: string;
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    approveJoinRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40 */
                 id: string;
-                userId: string;
-                email: string;
-                firstName: string;
-                lastName: string;
-                status: string;
-                createdAt: string;
-              }[];
             };
-          };
+            cookie?: never;
         };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            userId: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            status: string;
+                            createdAt: string;
+                        };
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-    };
-  };
-  approveJoinRequest: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @example 0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40 */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              id: string;
-              userId: string;
-              email: string;
-              firstName: string;
-              lastName: string;
-              status: string;
-              createdAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
         };
-      };
     };
-  };
-  listOAuthClients: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    listOAuthClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              clients: {
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            clients: {
+                                clientId: string;
+                                name: string;
+                                scopes: string[];
+                                createdAt: string;
+                                secretRotatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "ERP sync",
+                 *       "scopes": [
+                 *         "products:read",
+                 *         "imports:write"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    scopes: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            clientId: string;
+                            name: string;
+                            scopes: string[];
+                            createdAt: string;
+                            secretRotatedAt: string;
+                            clientSecret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cl_2f6c9a */
                 clientId: string;
-                name: string;
-                scopes: string[];
-                createdAt: string;
-                secretRotatedAt: string;
-              }[];
             };
-          };
+            cookie?: never;
         };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
+                content?: never;
             };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  createOAuthClient: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "name": "ERP sync",
-         *       "scopes": [
-         *         "products:read",
-         *         "imports:write"
-         *       ]
-         *     }
-         */
-        'application/json': {
-          name: string;
-          scopes: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              clientId: string;
-              name: string;
-              scopes: string[];
-              createdAt: string;
-              secretRotatedAt: string;
-              clientSecret: string;
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  deleteOAuthClient: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @example cl_2f6c9a */
-        clientId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted */
-      204: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-    };
-  };
-  rotateOAuthClientSecret: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @example cl_2f6c9a */
-        clientId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-              clientId: string;
-              clientSecret: string;
-              secretRotatedAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad request: the body, path or query is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Missing, expired, malformed or revoked credentials */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "invalid_token",
-           *       "error_description": "The access token is expired, malformed or revoked"
-           *     }
-           */
-          'application/json': {
-            error: string;
-            error_description: string;
-          };
-        };
-      };
-      /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-      403: {
-        headers: {
-          /** @description RFC 6750 challenge naming the error */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
                 };
-              }
-            | {
-                error: string;
-                error_description: string;
-              };
-        };
-      };
-      /** @description No such resource for this tenant */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
             };
-          };
-        };
-      };
-      /** @description Conflict with the current state (stale version, an active plan) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The request body is larger than the limit */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description The Content-Type is not accepted here */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
-            };
-          };
-        };
-      };
-      /** @description Rate limit exceeded: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Maximum requests allowed in the window */
-          'X-RateLimit-Limit'?: string;
-          /** @description Requests remaining in the window */
-          'X-RateLimit-Remaining'?: string;
-          /** @description Unix time (seconds) when the window resets */
-          'X-RateLimit-Reset'?: string;
-          /** @description Name of the window that decided */
-          'X-RateLimit-Policy'?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @enum {unknown} */
-                error: 'RATE_LIMIT_EXCEEDED';
-                message: string;
-                retryAfter: number;
-              }
-            | {
-                /** @enum {unknown} */
-                success: false;
-                error: {
-                  code: string;
-                  message: string;
-                  details?: unknown;
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
                 };
-              };
-        };
-      };
-      /** @description A dependency is unavailable: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "message": "The request is not valid"
-           *       }
-           *     }
-           */
-          'application/json': {
-            /** @enum {unknown} */
-            success: false;
-            error: {
-              code: string;
-              message: string;
-              details?: unknown;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
             };
-          };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
         };
-      };
     };
-  };
+    rotateOAuthClientSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cl_2f6c9a */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            clientId: string;
+                            clientSecret: string;
+                            secretRotatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
 }
