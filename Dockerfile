@@ -3,7 +3,7 @@
 #
 #   docker build --build-arg SERVICE=gateway -t tap/gateway:0.1.0 .
 #
-# SERVICE is gateway, identity, adoption or entitlements. The runtime image keeps the repository
+# SERVICE is gateway, identity, adoption, entitlements or notifications. The runtime image keeps the repository
 # layout the code relies on at run time (proto/ is loaded from packages/contracts/dist/../../../proto):
 #   /app/proto  /app/packages/*/{package.json,dist}  /app/services/<SERVICE>/{package.json,dist}  /app/node_modules
 # Production dependencies only, non-root (uid 10001), no HEALTHCHECK: Kubernetes probes the
@@ -47,8 +47,8 @@ RUN mkdir -p /manifests \
 # (native code such as @node-rs/argon2 comes as prebuilt optional packages).
 FROM base AS build
 ARG SERVICE
-RUN case "${SERVICE}" in gateway|identity|adoption|entitlements) ;; \
-      *) echo "build with --build-arg SERVICE=gateway|identity|adoption|entitlements (got '${SERVICE}')" >&2; exit 1 ;; esac
+RUN case "${SERVICE}" in gateway|identity|adoption|entitlements|notifications) ;; \
+      *) echo "build with --build-arg SERVICE=gateway|identity|adoption|entitlements|notifications (got '${SERVICE}')" >&2; exit 1 ;; esac
 COPY --from=manifests /manifests/ ./
 # npm 10 can exit 0 after "npm error Exit handler never called!" with half a tree installed (seen
 # here when the registry's TLS failed); the layer would then be cached as good. Its hidden lockfile,

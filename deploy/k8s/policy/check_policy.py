@@ -57,14 +57,16 @@ SECRET_INVENTORY: dict[tuple[str, str], frozenset[str]] = {
     ("tap-identity-mongo", "MONGO_URL"): frozenset({"identity"}),
     ("tap-adoption-mongo", "MONGO_URL"): frozenset({"adoption"}),
     ("tap-entitlements-mongo", "MONGO_URL"): frozenset({"entitlements"}),
+    ("tap-notifications-mongo", "MONGO_URL"): frozenset({"notifications"}),
+    ("tap-notifications-keys", "WEBHOOK_SECRET_ENCRYPTION_KEY"): frozenset({"notifications"}),
     ("tap-identity-keys", "KEY_ENCRYPTION_SECRET"): frozenset({"identity"}),
     ("tap-identity-keys", "KEY_ENCRYPTION_SECRET_PREVIOUS"): frozenset({"identity"}),
     ("tap-identity-keys", "TOKEN_HASH_SECRET"): frozenset({"identity"}),
     ("tap-identity-keys", "TOKEN_HASH_SECRET_PREVIOUS"): frozenset({"identity"}),
     ("tap-operator-token", "OPERATOR_TOKEN"): frozenset({"identity"}),
     ("tap-operator-token", "OPERATOR_TOKEN_PREVIOUS"): frozenset({"identity"}),
-    ("tap-redis", "REDIS_URL"): frozenset({"gateway", "identity", "adoption", "entitlements"}),
-    ("tap-nats", "NATS_URL"): frozenset({"adoption", "entitlements"}),
+    ("tap-redis", "REDIS_URL"): frozenset({"gateway", "identity", "adoption", "entitlements", "notifications"}),
+    ("tap-nats", "NATS_URL"): frozenset({"adoption", "entitlements", "notifications"}),
     ("tap-nats-gateway", "NATS_URL"): frozenset({"gateway"}),
 }
 

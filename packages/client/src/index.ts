@@ -21,3 +21,9 @@ export { isIdempotent } from './retry/retry-safe.js';
 export { TapClientError } from './errors.js';
 export type { TapClientErrorCode } from './errors.js';
 export type { paths, components, operations } from './generated/schema.js';
+export { verifyWebhook, WebhookVerificationError } from './webhooks/verify-webhook.js';
+export type {
+  VerifiedWebhook,
+  VerifyWebhookOptions,
+  WebhookVerificationFailure,
+} from './webhooks/verify-webhook.js';

@@ -9,4 +9,5 @@ rm -rf src/generated
   --longs=Number --enums=String --defaults --oneofs --grpcLib=@grpc/grpc-js \
   --importFileExtension=.js -I ../../proto -O src/generated \
   tap/identity/v1/identity.proto tap/adoption/v1/adoption.proto \
-  tap/entitlements/v1/entitlements.proto tap/events/v1/events.proto >/dev/null
+  tap/entitlements/v1/entitlements.proto tap/events/v1/events.proto \
+  tap/notifications/v1/notifications.proto >/dev/null

@@ -64,3 +64,7 @@ export {
   subscribeChangeNotices,
 } from './read-model/notices.js';
 export type { ChangeChannel, ChangeNotice, ChangeNotices } from './read-model/notices.js';
+export { createDomainEventPublisher } from './domain/domain-publisher.js';
+export type { DomainEventPublisher, DomainEventPublisherOptions } from './domain/domain-publisher.js';
+export { startDomainEventConsumer } from './domain/domain-consumer.js';
+export type { DomainEventConsumer, DomainEventConsumerOptions } from './domain/domain-consumer.js';

@@ -7,6 +7,7 @@ const services = [
   contracts().identity.IdentityService.service,
   contracts().adoption.AdoptionService.service,
   contracts().entitlements.EntitlementsService.service,
+  contracts().notifications.NotificationsService.service,
 ];
 const paths = services.flatMap((service) => Object.values(service).map((method) => method.path));
 const allowlist: Readonly<Record<string, readonly string[]>> = RPC_ALLOWLIST;

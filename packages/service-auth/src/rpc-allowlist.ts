@@ -4,12 +4,20 @@ import type { RpcAllowlist } from '@tap/grpc-kit';
  * The service identities of the platform (SPIFFE service-account names). `operator` is the
  * operator CLI: its certificate is held only by whoever runs the CLI.
  */
-export const SERVICE_IDENTITIES = ['gateway', 'identity', 'adoption', 'entitlements', 'operator'] as const;
+export const SERVICE_IDENTITIES = [
+  'gateway',
+  'identity',
+  'adoption',
+  'entitlements',
+  'notifications',
+  'operator',
+] as const;
 export type ServiceIdentity = (typeof SERVICE_IDENTITIES)[number];
 
 const IDENTITY = '/tap.identity.v1.IdentityService/';
 const ADOPTION = '/tap.adoption.v1.AdoptionService/';
 const ENTITLEMENTS = '/tap.entitlements.v1.EntitlementsService/';
+const NOTIFICATIONS = '/tap.notifications.v1.NotificationsService/';
 
 const GATEWAY: readonly ServiceIdentity[] = ['gateway'];
 const OPERATOR: readonly ServiceIdentity[] = ['operator'];
@@ -25,7 +33,7 @@ const IDENTITY_ONLY: readonly ServiceIdentity[] = ['identity'];
  */
 export const RPC_ALLOWLIST = {
   // Verifiers of access tokens fetch the public keys.
-  [`${IDENTITY}GetJwks`]: ['gateway', 'adoption', 'entitlements'],
+  [`${IDENTITY}GetJwks`]: ['gateway', 'adoption', 'entitlements', 'notifications'],
   [`${IDENTITY}GetTenant`]: GATEWAY,
   // Sign-in and session RPCs trust their caller to have checked what it relays (a password, an
   // OpenID Provider's ID token): only the gateway.
@@ -97,4 +105,17 @@ export const RPC_ALLOWLIST = {
   [`${ENTITLEMENTS}SyncSeats`]: IDENTITY_ONLY,
   // The tier is set by the operator (billing), never by a service.
   [`${ENTITLEMENTS}SetTier`]: OPERATOR,
+
+  // Webhooks, the events feed and the audit log: tenant users and clients through the gateway.
+  [`${NOTIFICATIONS}CreateWebhookEndpoint`]: GATEWAY,
+  [`${NOTIFICATIONS}ListWebhookEndpoints`]: GATEWAY,
+  [`${NOTIFICATIONS}UpdateWebhookEndpoint`]: GATEWAY,
+  [`${NOTIFICATIONS}DeleteWebhookEndpoint`]: GATEWAY,
+  [`${NOTIFICATIONS}RotateWebhookSecret`]: GATEWAY,
+  [`${NOTIFICATIONS}ListWebhookDeliveries`]: GATEWAY,
+  [`${NOTIFICATIONS}ListDeliveryAttempts`]: GATEWAY,
+  [`${NOTIFICATIONS}ReplayWebhookDelivery`]: GATEWAY,
+  [`${NOTIFICATIONS}ListEvents`]: GATEWAY,
+  [`${NOTIFICATIONS}ListAuditEntries`]: GATEWAY,
+  [`${NOTIFICATIONS}ExportAuditEntries`]: GATEWAY,
 } as const satisfies RpcAllowlist;

@@ -32,7 +32,7 @@ const USAGE = `tap: the platform's operator CLI
   tap token --tenant TENANT_ID [--role OWNER|ADMIN|MEMBER] [--scope SCOPE ...]
   tap publish-event --tenant TENANT_ID --kind KIND [--subject key=value ...] [--data JSON] [--id UUID] [--at ISO]
   tap seed [--json]         demo tenants with an OWNER (email, password) and an OAuth client (id, secret)
-  tap stack                 run the four services locally (used by npm run up)
+  tap stack                 run the services locally (used by npm run up)
   tap token-hash-secret     print the TOKEN_HASH_SECRET identity derives from KEY_ENCRYPTION_SECRET
                             (read from the environment): pin it before rotating that secret
 

@@ -16,3 +16,18 @@ export function eventSubject(
 export function allEventsSubject(prefix = DEFAULT_EVENT_SUBJECT_PREFIX): string {
   return `${prefix}.>`;
 }
+
+/** The subject prefix of the domain (outbound) events; tests use their own. */
+export const DEFAULT_DOMAIN_SUBJECT_PREFIX = 'domain';
+
+/** The stream that captures `domain.>` (docs/events.md, "Domain events"). */
+export const DEFAULT_DOMAIN_STREAM = 'DOMAIN_EVENTS';
+
+/** `domain.<tenantId>.<type>`: the subject a tenant's domain event of `type` is published on. */
+export function domainEventSubject(
+  tenantId: string,
+  type: string,
+  prefix = DEFAULT_DOMAIN_SUBJECT_PREFIX,
+): string {
+  return `${prefix}.${tenantId}.${type}`;
+}

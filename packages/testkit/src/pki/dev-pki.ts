@@ -8,8 +8,15 @@ import {
   type CertificateAuthority,
 } from './certificate-authority.js';
 
-/** Every identity the local stack needs: the four services and the operator CLI. */
-export const DEV_IDENTITIES = ['gateway', 'identity', 'adoption', 'entitlements', 'operator'] as const;
+/** Every identity the local stack needs: the services and the operator CLI. */
+export const DEV_IDENTITIES = [
+  'gateway',
+  'identity',
+  'adoption',
+  'entitlements',
+  'notifications',
+  'operator',
+] as const;
 /** A leaf (or the CA) is made again when it has less than this left. */
 const RENEW_BEFORE_MS = DEV_LEAF_LIFETIME_MS / 3;
 

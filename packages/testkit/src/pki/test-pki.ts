@@ -7,7 +7,7 @@ import {
 } from './certificate-authority.js';
 
 /** The service identities of the platform; `operator` is the CLI. */
-export type ServiceName = 'gateway' | 'identity' | 'adoption' | 'entitlements' | 'operator';
+export type ServiceName = 'gateway' | 'identity' | 'adoption' | 'entitlements' | 'notifications' | 'operator';
 
 let shared: Promise<{ ca: CertificateAuthority; issued: Map<string, Promise<IssuedIdentity>> }> | undefined;
 

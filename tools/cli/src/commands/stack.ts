@@ -48,6 +48,12 @@ export const STACK_SERVICES: readonly StackService[] = [
     env: localTlsEnv('adoption'),
   },
   {
+    name: 'notifications',
+    entry: 'services/notifications/dist/main.js',
+    readyUrl: 'http://127.0.0.1:8084/readyz',
+    env: localTlsEnv('notifications'),
+  },
+  {
     name: 'gateway',
     entry: 'services/gateway/dist/main.js',
     readyUrl: 'http://127.0.0.1:3000/readyz',
@@ -110,7 +116,7 @@ export function startStack(
 }
 
 /**
- * Runs the four services, supervised, until SIGINT/SIGTERM; then stops them gracefully
+ * Runs the services, supervised, until SIGINT/SIGTERM; then stops them gracefully
  * (SIGTERM, no restart during the stop) and resolves.
  */
 export async function runStack(onReady: () => Promise<void>): Promise<void> {
