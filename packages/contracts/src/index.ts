@@ -3,6 +3,7 @@ export { contracts } from './load-contracts.js';
 export type * from './identity.js';
 export type * from './adoption.js';
 export type * from './entitlements.js';
+export type * from './usage-history.js';
 export { PRODUCT_EVENT_KINDS, isProductEventKind } from './events/product-event.js';
 export type { ProductEvent, ProductEventKind } from './events/product-event.js';
 export { DEFAULT_EVENT_SUBJECT_PREFIX, eventSubject, allEventsSubject } from './events/subjects.js';

@@ -74,4 +74,6 @@ export const RPC_ALLOWLIST = {
   [`${ENTITLEMENTS}Release`]: GATEWAY,
   // The tier is set by the operator (billing), never by a service.
   [`${ENTITLEMENTS}SetTier`]: OPERATOR,
+  // The usage history is read by the console and integrators through the gateway only.
+  [`${ENTITLEMENTS}GetUsageHistory`]: GATEWAY,
 } as const satisfies RpcAllowlist;

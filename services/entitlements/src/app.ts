@@ -33,6 +33,9 @@ import { createTenantWriteLock } from './store/tenant-write-lock.js';
 import { tierAssignmentsRepository } from './store/tier-assignments-repository.js';
 import { tracedProductsRepository } from './store/traced-products-repository.js';
 import { usageRepository } from './store/usage-repository.js';
+import { usageHistoryRepository } from './store/usage-history-repository.js';
+import { pruneUsageHistory } from './operations/prune-usage-history.js';
+import type { UsageHistoryRepository } from './operations/ports/usage-history-repository.js';
 
 export interface EntitlementsDeps {
   /** `events` is needed by startConsumer only; `cleanup` falls back to the defaults. */
@@ -70,8 +73,10 @@ export interface EntitlementsApp {
   readonly reads: EntitlementsReadModel;
   /** Starts the periodic clean-up (expired holds, finished reservations, old event ids and months). */
   startCleanup(): CleanupJob;
-  /** Runs one clean-up pass now. */
-  runCleanup(): Promise<CleanupReport>;
+  /** Runs one clean-up pass now (history months older than the 13 kept included). */
+  runCleanup(): Promise<CleanupReport & { readonly prunedHistoryMonths: number }>;
+  /** The usage history store (tests look at it). */
+  readonly history: UsageHistoryRepository;
   /** Events and messages the counters refused, newest first (operators, tests). */
   readonly rejectedEvents: RejectedEventsRepository;
 }
@@ -103,17 +108,27 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   const changes = createChangeChannel((tenantId, version) => reads.changed(tenantId, version));
   const changed = changes.changed;
   ops.usage = notifyingUsage(ops.usage, changed);
+  const history = usageHistoryRepository(deps.db);
+  const historyLogger = deps.logger.child({ component: 'usage-history' });
   const batchDeps: UsageBatchDeps = {
     store: usageBatchStore(deps.db),
     markers: ops.traced,
     lock: ops.lock,
     now,
     changed,
+    // The counters are written by then: a lost point must not make the batch count again.
+    history: {
+      record: (tenantId, writes) =>
+        history.record(tenantId, writes).catch((error: unknown) => {
+          historyLogger.warn({ err: error, tenantId }, 'usage history point not written');
+        }),
+    },
   };
   let migration: UsageMigrationReport | undefined;
   const handlers = entitlementsHandlers({
     ops,
     reads,
+    history,
     tierChanged: (tenantId) => changed(tenantId),
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     logger: deps.logger,
@@ -129,12 +144,14 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     { tls: deps.tls, allowlist: RPC_ALLOWLIST },
   );
   const cleanupLogger = deps.logger.child({ component: 'usage-cleanup' });
-  const runCleanup = () =>
-    runCleanupPass(ops, {
+  const runCleanup = async () => {
+    const report = await runCleanupPass(ops, {
       appliedEventRetentionMs: cleanup.appliedEventRetentionMs,
       onTenantError: (tenantId, error) =>
         cleanupLogger.warn({ err: error, tenantId }, 'tenant clean-up failed'),
     });
+    return { ...report, prunedHistoryMonths: await pruneUsageHistory(history, now()) };
+  };
 
   return {
     grpc,
@@ -181,6 +198,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     startCleanup: () =>
       startCleanupJob({ intervalMs: cleanup.intervalMs, run: runCleanup, logger: cleanupLogger }),
     runCleanup,
+    history,
     rejectedEvents,
   };
 }

@@ -34,6 +34,10 @@ export const entitlementErrors = defineErrors({
     kind: 'INVALID_ARGUMENT',
     message: 'The reservation lifetime must be a whole number of milliseconds between 1 second and 24 hours.',
   },
+  INVALID_HISTORY_QUERY: {
+    kind: 'INVALID_ARGUMENT',
+    message: 'The usage history question is not valid.',
+  },
   CONSUME_EXCEEDS_RESERVATION: {
     kind: 'INVALID_ARGUMENT',
     message: 'A reservation cannot consume more units than it holds.',

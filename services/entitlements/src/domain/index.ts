@@ -83,3 +83,5 @@ export { settleEventDelta } from './reservations/event-settlement.js';
 export type { EventSettlement } from './reservations/event-settlement.js';
 export { foldUsageBatch, writeParts } from './usage/fold-usage-batch.js';
 export type { FoldItem, FoldStart, UsageFold } from './usage/fold-usage-batch.js';
+
+export * from './history/index.js';
