@@ -21,6 +21,7 @@ import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
 import { apiReferenceRoutes } from './http/docs/api-reference-routes.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
+import { usageHistoryRoutes } from './http/routes/usage-history.js';
 import { trustProxyHops } from './http/auth/client-address.js';
 import { healthRoutes } from './http/routes/health.js';
 import { consolePlugin } from './http/console/console-plugin.js';
@@ -138,6 +139,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         deps.apiRequestCounts ??
         (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
       await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts, answers });
+      await api.register(usageHistoryRoutes, { clients: deps.clients, apiRequestCounts });
       if (deps.auth)
         await api.register(identityEdgeRoutes, {
           clients: deps.clients,

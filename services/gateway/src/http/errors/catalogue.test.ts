@@ -29,12 +29,20 @@ const NOT_GATEWAY_CODES = new Set([
   'SSO_EMAIL_UNVERIFIED',
   'MILESTONE_DEPENDENCIES_UNMET',
   'MILESTONE_NOT_APPLICABLE',
+  'INVALID_HISTORY_QUERY',
   'PENDING_APPROVAL',
   'LINK_CONFIRMATION',
   // Values sent to or shown from the services, and the fallbacks of a reason-less remote error.
   'API_ACCESS',
   'EXPECTED_DATA_SETS', // the upgrade-context example capability (openapi/request-examples.ts)
   'BULK_UPLOAD',
+  // The keys with a usage history (routes/usage-history-schemas.ts).
+  'MAX_ACTIVE_PRODUCTS',
+  'MAX_CONNECTIONS',
+  'MAX_USERS',
+  'MAX_TRACED_PRODUCTS',
+  'BULK_UPLOAD_ROWS_MONTH',
+  'API_REQUESTS_DAY',
   'UNAUTHENTICATED',
   // The route table's build-time refusals (a programming error, never an HTTP answer).
   'ROUTE_WITHOUT_REQUIREMENT',
