@@ -13,3 +13,4 @@ export { upgradeContextFromWire, upgradeContextToWire } from './upgrade-context.
 export type { UpgradeContextView, UpgradeTierRef } from './upgrade-context.js';
 export { CAPABILITY_KEYS, isCapabilityKey } from './capabilities.js';
 export type { CapabilityKey } from './capabilities.js';
+export { API_REQUEST_DAYS_TTL_S, apiRequestDaysKey } from './api-request-days.js';

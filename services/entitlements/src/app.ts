@@ -35,7 +35,13 @@ import { tracedProductsRepository } from './store/traced-products-repository.js'
 import { usageRepository } from './store/usage-repository.js';
 import { usageHistoryRepository } from './store/usage-history-repository.js';
 import { pruneUsageHistory } from './operations/prune-usage-history.js';
+import { copyApiRequestDays, type ApiRequestDaysReport } from './operations/copy-api-request-days.js';
+import { apiRequestDaysSource, type HashScanner } from './store/api-request-days-source.js';
+import { startPeriodicJob, type PeriodicJob } from '@tap/runtime';
 import type { UsageHistoryRepository } from './operations/ports/usage-history-repository.js';
+
+/** How often API request counts are copied into the history: how far today's stored point may lag. */
+export const API_REQUEST_DAYS_INTERVAL_MS = 60_000;
 
 export interface EntitlementsDeps {
   /** `events` is needed by startConsumer only; `cleanup` falls back to the defaults. */
@@ -75,6 +81,13 @@ export interface EntitlementsApp {
   startCleanup(): CleanupJob;
   /** Runs one clean-up pass now (history months older than the 13 kept included). */
   runCleanup(): Promise<CleanupReport & { readonly prunedHistoryMonths: number }>;
+  /**
+   * Starts copying the gateway's API request counts (Redis) into the usage history every
+   * API_REQUEST_DAYS_INTERVAL_MS.
+   */
+  startApiRequestDays(redis: HashScanner): PeriodicJob;
+  /** Copies them once now. */
+  copyApiRequestDays(redis: HashScanner): Promise<ApiRequestDaysReport>;
   /** The usage history store (tests look at it). */
   readonly history: UsageHistoryRepository;
   /** Events and messages the counters refused, newest first (operators, tests). */
@@ -153,8 +166,22 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     return { ...report, prunedHistoryMonths: await pruneUsageHistory(history, now()) };
   };
 
+  // Per process: a restart copies every tenant's count once again (the same values).
+  const apiDaysWritten = new Map<string, number>();
+  const copyDays = (redis: HashScanner) =>
+    copyApiRequestDays({ source: apiRequestDaysSource(redis), history, now }, apiDaysWritten);
+
   return {
     grpc,
+    startApiRequestDays: (redis) =>
+      startPeriodicJob({
+        name: 'api-request-days',
+        intervalMs: API_REQUEST_DAYS_INTERVAL_MS,
+        run: () => copyDays(redis),
+        logger: historyLogger,
+        describe: (report) => (report.written > 0 ? { ...report } : undefined),
+      }),
+    copyApiRequestDays: copyDays,
     async prepare() {
       migration = await migrateUsageDocuments(deps.db, RECENT_EVENT_IDS_KEPT);
     },

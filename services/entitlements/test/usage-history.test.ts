@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import type { UsageHistory__Output } from '@tap/contracts';
 import type { BatchConsumer, EventPublisher } from '@tap/events';
 import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
+import { Readiness, createRedisDependency } from '@tap/runtime';
 import { as, remoteError } from '@tap/service-testkit';
+import { infraUrls } from '@tap/testkit';
 import { consumerSettled, productEvent, publisherFor } from './support/events.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
@@ -204,5 +206,45 @@ describe('the usage history', () => {
     expect(report.prunedHistoryMonths).toBeGreaterThanOrEqual(1);
     const left = await bed.app.history.months(tenantId, 'API_REQUESTS_DAY', ['2025-01', '2026-01']);
     expect(left.map((m) => m.month)).toEqual(['2026-01']);
+  });
+
+  it("copies the gateway's API request counts of yesterday and today from Redis, once per change", async () => {
+    const redis = createRedisDependency({
+      url: infraUrls().redisUrl,
+      name: 'usage-history-test',
+      readiness: new Readiness(),
+      logger: { info: () => undefined, warn: () => undefined },
+    });
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    const tenantId = randomUUID();
+    const keys = ['api-requests:2026-11-02', 'api-requests:2026-11-03'];
+    try {
+      await redis.hincrby(keys[0]!, tenantId, 17);
+      await redis.hincrby(keys[1]!, tenantId, 4);
+      await redis.hset(keys[1]!, 'not a tenant id', 'x');
+      bed.clock.set('2026-11-03T10:00:00.000Z');
+      const first = await bed.app.copyApiRequestDays(redis);
+      expect(first.written).toBeGreaterThanOrEqual(2);
+      const history = await historyOf(tenantId, {
+        key: 'API_REQUESTS_DAY',
+        from: '2026-11-02',
+        apiRequestsDay: 5,
+      });
+      expect(history.points).toEqual([
+        { date: '2026-11-02', value: 17 },
+        { date: '2026-11-03', value: 5 },
+      ]);
+      const stored = await bed.app.history.months(tenantId, 'API_REQUESTS_DAY', ['2026-11']);
+      expect(stored[0]?.days).toEqual({ '02': { API_REQUESTS_DAY: 17 }, '03': { API_REQUESTS_DAY: 4 } });
+      // Nothing moved: nothing of this tenant is written again.
+      await bed.app.copyApiRequestDays(redis);
+      await redis.hincrby(keys[1]!, tenantId, 3);
+      await bed.app.copyApiRequestDays(redis);
+      const moved = await bed.app.history.months(tenantId, 'API_REQUESTS_DAY', ['2026-11']);
+      expect(moved[0]?.days['03']).toEqual({ API_REQUESTS_DAY: 7 });
+    } finally {
+      for (const key of keys) await redis.hdel(key, tenantId, 'not a tenant id');
+      await redis.quit();
+    }
   });
 });

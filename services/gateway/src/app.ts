@@ -31,6 +31,7 @@ import type { SessionRevocations } from './session-revocations.js';
 import type { SsoStateStore } from './sso-states.js';
 import { apiAccessUpgradeContext } from './http/plugins/api-access-upgrade-context.js';
 import { limiterRequestCounts } from './quota/limiter-request-counts.js';
+import type { ApiRequestTally } from './quota/api-request-tally.js';
 import type { QuotaSource } from './quota/tier-quota-source.js';
 
 export const API_PREFIX = '/api/v1';
@@ -45,7 +46,12 @@ export interface GatewayDeps {
   /** The rate limiter's read of a tenant's API request counts, for the usage report. */
   readonly apiRequestCounts?: ApiRequestCountReader;
   /** API quotas per tier (docs/rate-limiting.md); without them nothing is metered (tests of other parts). */
-  readonly quotas?: { readonly limiter: RateLimiter; readonly source: QuotaSource };
+  readonly quotas?: {
+    readonly limiter: RateLimiter;
+    readonly source: QuotaSource;
+    /** Admitted API requests per tenant and UTC day, for the usage history. */
+    readonly tally?: ApiRequestTally;
+  };
   /**
    * The revocation list every authenticated request is checked against (logout takes effect at
    * once). Required: there is no way to build a gateway that skips it.
@@ -129,6 +135,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
           limiter: deps.quotas.limiter,
           quotas: deps.quotas.source,
           upgradeContext: apiAccessUpgradeContext(deps.clients),
+          tally: deps.quotas.tally,
         });
       }
       await api.register(openApiRoute);
