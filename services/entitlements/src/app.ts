@@ -37,7 +37,8 @@ import { usageHistoryRepository } from './store/usage-history-repository.js';
 import { pruneUsageHistory } from './operations/prune-usage-history.js';
 import { copyApiRequestDays, type ApiRequestDaysReport } from './operations/copy-api-request-days.js';
 import { apiRequestDaysSource, type HashScanner } from './store/api-request-days-source.js';
-import { startPeriodicJob, type PeriodicJob } from '@tap/runtime';
+import type { PeriodicJob } from '@tap/runtime';
+import { startApiRequestDaysJob } from './jobs/api-request-days-job.js';
 import type { UsageHistoryRepository } from './operations/ports/usage-history-repository.js';
 
 /** How often API request counts are copied into the history: how far today's stored point may lag. */
@@ -174,12 +175,10 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   return {
     grpc,
     startApiRequestDays: (redis) =>
-      startPeriodicJob({
-        name: 'api-request-days',
+      startApiRequestDaysJob({
         intervalMs: API_REQUEST_DAYS_INTERVAL_MS,
         run: () => copyDays(redis),
         logger: historyLogger,
-        describe: (report) => (report.written > 0 ? { ...report } : undefined),
       }),
     copyApiRequestDays: copyDays,
     async prepare() {
