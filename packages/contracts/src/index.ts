@@ -4,6 +4,7 @@ export type * from './identity.js';
 export type * from './adoption.js';
 export type * from './entitlements.js';
 export type * from './notifications.js';
+export type * from './usage-history.js';
 export { PRODUCT_EVENT_KINDS, isProductEventKind } from './events/product-event.js';
 export type { ProductEvent, ProductEventKind } from './events/product-event.js';
 export {
@@ -34,3 +35,4 @@ export { upgradeContextFromWire, upgradeContextToWire } from './upgrade-context.
 export type { UpgradeContextView, UpgradeTierRef } from './upgrade-context.js';
 export { CAPABILITY_KEYS, isCapabilityKey } from './capabilities.js';
 export type { CapabilityKey } from './capabilities.js';
+export { API_REQUEST_DAYS_TTL_S, apiRequestDaysKey } from './api-request-days.js';

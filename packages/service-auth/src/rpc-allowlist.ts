@@ -105,6 +105,8 @@ export const RPC_ALLOWLIST = {
   [`${ENTITLEMENTS}SyncSeats`]: IDENTITY_ONLY,
   // The tier is set by the operator (billing), never by a service.
   [`${ENTITLEMENTS}SetTier`]: OPERATOR,
+  // The usage history is read by the console and integrators through the gateway only.
+  [`${ENTITLEMENTS}GetUsageHistory`]: GATEWAY,
 
   // Webhooks, the events feed and the audit log: tenant users and clients through the gateway.
   [`${NOTIFICATIONS}CreateWebhookEndpoint`]: GATEWAY,

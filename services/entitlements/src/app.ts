@@ -34,6 +34,16 @@ import { tierAssignmentsRepository } from './store/tier-assignments-repository.j
 import { tracedProductsRepository } from './store/traced-products-repository.js';
 import { usageRepository } from './store/usage-repository.js';
 import { seatsRepository } from './store/seats-repository.js';
+import { usageHistoryRepository } from './store/usage-history-repository.js';
+import { pruneUsageHistory } from './operations/prune-usage-history.js';
+import { copyApiRequestDays, type ApiRequestDaysReport } from './operations/copy-api-request-days.js';
+import { apiRequestDaysSource, type HashScanner } from './store/api-request-days-source.js';
+import type { PeriodicJob } from '@tap/runtime';
+import { startApiRequestDaysJob } from './jobs/api-request-days-job.js';
+import type { UsageHistoryRepository } from './operations/ports/usage-history-repository.js';
+
+/** How often API request counts are copied into the history: how far today's stored point may lag. */
+export const API_REQUEST_DAYS_INTERVAL_MS = 60_000;
 
 export interface EntitlementsDeps {
   /** `events` is needed by startConsumer only; `cleanup` falls back to the defaults. */
@@ -71,8 +81,17 @@ export interface EntitlementsApp {
   readonly reads: EntitlementsReadModel;
   /** Starts the periodic clean-up (expired holds, finished reservations, old event ids and months). */
   startCleanup(): CleanupJob;
-  /** Runs one clean-up pass now. */
-  runCleanup(): Promise<CleanupReport>;
+  /** Runs one clean-up pass now (history months older than the 13 kept included). */
+  runCleanup(): Promise<CleanupReport & { readonly prunedHistoryMonths: number }>;
+  /**
+   * Starts copying the gateway's API request counts (Redis) into the usage history every
+   * API_REQUEST_DAYS_INTERVAL_MS.
+   */
+  startApiRequestDays(redis: HashScanner): PeriodicJob;
+  /** Copies them once now. */
+  copyApiRequestDays(redis: HashScanner): Promise<ApiRequestDaysReport>;
+  /** The usage history store (tests look at it). */
+  readonly history: UsageHistoryRepository;
   /** Events and messages the counters refused, newest first (operators, tests). */
   readonly rejectedEvents: RejectedEventsRepository;
 }
@@ -104,12 +123,21 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   const changes = createChangeChannel((tenantId, version) => reads.changed(tenantId, version));
   const changed = changes.changed;
   ops.usage = notifyingUsage(ops.usage, changed);
+  const history = usageHistoryRepository(deps.db);
+  const historyLogger = deps.logger.child({ component: 'usage-history' });
   const batchDeps: UsageBatchDeps = {
     store: usageBatchStore(deps.db),
     markers: ops.traced,
     lock: ops.lock,
     now,
     changed,
+    // The counters are written by then: a lost point must not make the batch count again.
+    history: {
+      record: (tenantId, writes) =>
+        history.record(tenantId, writes).catch((error: unknown) => {
+          historyLogger.warn({ err: error, tenantId }, 'usage history point not written');
+        }),
+    },
   };
   let migration: UsageMigrationReport | undefined;
   const seats = seatsRepository(deps.db);
@@ -117,6 +145,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     seats,
     ops,
     reads,
+    history,
     tierChanged: (tenantId) => changed(tenantId),
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     logger: deps.logger,
@@ -132,15 +161,29 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     { tls: deps.tls, allowlist: RPC_ALLOWLIST },
   );
   const cleanupLogger = deps.logger.child({ component: 'usage-cleanup' });
-  const runCleanup = () =>
-    runCleanupPass(ops, {
+  const runCleanup = async () => {
+    const report = await runCleanupPass(ops, {
       appliedEventRetentionMs: cleanup.appliedEventRetentionMs,
       onTenantError: (tenantId, error) =>
         cleanupLogger.warn({ err: error, tenantId }, 'tenant clean-up failed'),
     });
+    return { ...report, prunedHistoryMonths: await pruneUsageHistory(history, now()) };
+  };
+
+  // Per process: a restart copies every tenant's count once again (the same values).
+  const apiDaysWritten = new Map<string, number>();
+  const copyDays = (redis: HashScanner) =>
+    copyApiRequestDays({ source: apiRequestDaysSource(redis), history, now }, apiDaysWritten);
 
   return {
     grpc,
+    startApiRequestDays: (redis) =>
+      startApiRequestDaysJob({
+        intervalMs: API_REQUEST_DAYS_INTERVAL_MS,
+        run: () => copyDays(redis),
+        logger: historyLogger,
+      }),
+    copyApiRequestDays: copyDays,
     async prepare() {
       await seats.ensureIndexes();
       migration = await migrateUsageDocuments(deps.db, RECENT_EVENT_IDS_KEPT);
@@ -185,6 +228,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     startCleanup: () =>
       startCleanupJob({ intervalMs: cleanup.intervalMs, run: runCleanup, logger: cleanupLogger }),
     runCleanup,
+    history,
     rejectedEvents,
   };
 }

@@ -23,6 +23,8 @@ await runConsumingService({
       grpc: app.grpc,
       prepare: () => app.prepare(),
       startCleanup: () => app.startCleanup(),
+      // The gateway's API request counts, copied into the usage history (same Redis).
+      startApiRequestDays: () => app.startApiRequestDays(redis),
       // Cached reads drop what another replica's write made older (docs/entitlements-model.md).
       startReadModelNotices: (nc) => app.startReadModelNotices(nc),
       async startConsumer(nc) {
@@ -37,5 +39,8 @@ await runConsumingService({
       },
     };
   },
-  background: (app) => [{ name: 'cleanup', start: () => app.startCleanup() }],
+  background: (app) => [
+    { name: 'cleanup', start: () => app.startCleanup() },
+    { name: 'api-request-days', start: () => app.startApiRequestDays() },
+  ],
 });

@@ -22,6 +22,7 @@ import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
 import { apiReferenceRoutes } from './http/docs/api-reference-routes.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
 import { entitlementRoutes } from './http/routes/entitlements.js';
+import { usageHistoryRoutes } from './http/routes/usage-history.js';
 import { trustProxyHops } from './http/auth/client-address.js';
 import { healthRoutes } from './http/routes/health.js';
 import { consolePlugin } from './http/console/console-plugin.js';
@@ -31,6 +32,7 @@ import type { SessionRevocations } from './session-revocations.js';
 import type { SsoStateStore } from './sso-states.js';
 import { apiAccessUpgradeContext } from './http/plugins/api-access-upgrade-context.js';
 import { limiterRequestCounts } from './quota/limiter-request-counts.js';
+import type { ApiRequestTally } from './quota/api-request-tally.js';
 import type { QuotaSource } from './quota/tier-quota-source.js';
 
 export const API_PREFIX = '/api/v1';
@@ -45,7 +47,12 @@ export interface GatewayDeps {
   /** The rate limiter's read of a tenant's API request counts, for the usage report. */
   readonly apiRequestCounts?: ApiRequestCountReader;
   /** API quotas per tier (docs/rate-limiting.md); without them nothing is metered (tests of other parts). */
-  readonly quotas?: { readonly limiter: RateLimiter; readonly source: QuotaSource };
+  readonly quotas?: {
+    readonly limiter: RateLimiter;
+    readonly source: QuotaSource;
+    /** Admitted API requests per tenant and UTC day, for the usage history. */
+    readonly tally?: ApiRequestTally;
+  };
   /**
    * The revocation list every authenticated request is checked against (logout takes effect at
    * once). Required: there is no way to build a gateway that skips it.
@@ -131,6 +138,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
           limiter: deps.quotas.limiter,
           quotas: deps.quotas.source,
           upgradeContext: apiAccessUpgradeContext(deps.clients),
+          tally: deps.quotas.tally,
         });
       }
       await api.register(openApiRoute);
@@ -141,6 +149,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         deps.apiRequestCounts ??
         (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
       await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts, answers });
+      await api.register(usageHistoryRoutes, { clients: deps.clients, apiRequestCounts });
       if (deps.auth)
         await api.register(identityEdgeRoutes, {
           clients: deps.clients,

@@ -14,6 +14,7 @@ import { createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tok
 import { buildApp } from './app.js';
 import { redisSsoStateStore } from './sso-states.js';
 import { closeGracefully } from './http/close-gracefully.js';
+import { createApiRequestTally } from './quota/api-request-tally.js';
 import { createServiceClients } from './clients.js';
 import { tierQuotaSource } from './quota/tier-quota-source.js';
 import { redisSessionRevocations } from './session-revocations.js';
@@ -59,7 +60,11 @@ const limiter = createRateLimiter({
   keyPrefix: config.rateLimitPrefix,
   timeoutMs: config.rateLimitTimeoutMs,
 });
-const quotas = { limiter, source: tierQuotaSource(clients.entitlements) };
+// Admitted API requests per tenant and day, added to Redis in batches for entitlements' history.
+const tally = createApiRequestTally(redis, {
+  onError: (error) => logger.warn({ err: error }, 'API request tally not flushed; kept for the next flush'),
+});
+const quotas = { limiter, source: tierQuotaSource(clients.entitlements), tally };
 
 // The revocation list and SSO states fail closed (503) while Redis is away: a logged-out token
 // must not work. So they get a client of their own with a longer budget than the limiter's: a
@@ -132,6 +137,7 @@ installGracefulShutdown({
         for (const checker of checkers) checker.close();
       },
     },
+    { name: 'api request tally', run: () => tally.stop() },
     { name: 'redis', run: async () => void (await Promise.all([redis.quit(), authRedis.quit()])) },
     {
       name: 'nats',

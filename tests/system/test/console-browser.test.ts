@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { startSmtpSink, type SmtpSink } from '@tap/testkit';
+import { startSmtpSink, waitFor, type SmtpSink } from '@tap/testkit';
 import type { Page } from 'playwright-core';
 import { event } from './support/adoption-api.js';
 import {
@@ -49,6 +49,14 @@ async function mailedLink(to: string, since: number): Promise<string> {
   expect(link.startsWith(`${stack.base}/auth/magic-link#token=ml_`)).toBe(true);
   return link;
 }
+
+/** The last point of a key's 30-day history, as the signed-in page reads it. */
+const historyLast = (key: string) =>
+  page.evaluate(async (k) => {
+    const response = await fetch(`/api/v1/entitlements/usage/history?key=${k}`);
+    const body = (await response.json()) as { data: { points: { value: number }[] } };
+    return body.data.points.at(-1)?.value ?? -1;
+  }, key);
 
 /** The adoption state as the signed-in page sees it (same origin, session cookie). */
 const stateVersion = () =>
@@ -269,6 +277,45 @@ describe('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByTestId('upgrade-prompt').waitFor();
     await checkPage('usage');
+  });
+
+  it('usage: a 30-day chart per key from the real history, readable labels, a table behind each chart', async () => {
+    // Real history: product events counted by entitlements' consumer write today's points.
+    const before = await historyLast('MAX_ACTIVE_PRODUCTS');
+    const now = new Date();
+    for (const id of ['h1', 'h2', 'h3']) {
+      await stack.publish(event(tenantId, 'product.created', { productId: `${id}-${randomUUID()}` }, now));
+    }
+    await stack.publish(event(tenantId, 'import.completed', { importId: randomUUID() }, now, { rows: 120 }));
+    await waitFor(
+      'the new products in the history',
+      async () => (await historyLast('MAX_ACTIVE_PRODUCTS')) === before + 3,
+      {
+        timeoutMs: WAIT_MS,
+        intervalMs: 200,
+      },
+    );
+    await page.reload();
+    await heading('Usage and limits').waitFor();
+    const products = page.getByTestId('usage-chart-MAX_ACTIVE_PRODUCTS');
+    await products.waitFor();
+    expect(await page.locator('figure.chart').count()).toBe(6);
+    await page.getByText('Active products', { exact: true }).first().waitFor();
+    await page.getByText('API requests today', { exact: true }).waitFor();
+    expect(await page.getByText('Max active products').count()).toBe(0);
+    // The chart is an image with a name and a description; its numbers are a table behind it.
+    const svg = products.getByRole('img', { name: 'Active products, daily' });
+    await svg.waitFor();
+    await products.getByText('Show the numbers').click();
+    const rows = products.locator('tbody tr');
+    expect(await rows.count()).toBe(30);
+    expect(await rows.last().locator('td').textContent()).toBe(String(before + 3));
+    const bulk = page.getByTestId('usage-chart-BULK_UPLOAD_ROWS_MONTH');
+    await bulk.getByText('Show the numbers').click();
+    expect(Number(await bulk.locator('tbody tr').last().locator('td').textContent())).toBeGreaterThanOrEqual(
+      120,
+    );
+    await checkPage('usage-history');
   });
 
   it('API access: a client created, its secret shown once and used for POST /oauth/token, rotated, deleted', async () => {
@@ -635,7 +682,7 @@ describe('the web console in Chromium', () => {
       /\/api\/v1\/auth\/v2\/login: Failed to load resource: .* 401 /,
       /\/api\/v1\/auth\/v2\/magic-link\/redeem: Failed to load resource: .* 400 /,
       /\/api\/v1\/tenant\/adoption\/milestones\/kickoff_call_held\/complete: Failed to load resource: .* 409 /,
-      /\/api\/v1\/entitlements\/usage: Failed to load resource: .* 401 .*test: .*refreshes silently/,
+      /\/api\/v1\/entitlements\/usage(\/history\?key=[A-Z_]+)?: Failed to load resource: .* 401 .*test: .*refreshes silently/,
       /\/api\/v1\/tenant\/invitations: Failed to load resource: .* 409 /,
       /\/api\/v1\/tenant\/members\/[^/ ]+: Failed to load resource: .* 409 /,
       /\/api\/v1\/tenant\/members\/[^/ ]+\/reactivate: Failed to load resource: .* 403 /,

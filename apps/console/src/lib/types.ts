@@ -30,6 +30,7 @@ export type CoverageCell = DataOf<'getCoverage'>['cells'][number];
 export type RiskSignal = DataOf<'listRiskSignals'>['signals'][number];
 export type SuccessPlan = NonNullable<DataOf<'getSuccessPlan'>>;
 export type UsageReport = DataOf<'getUsage'>;
+export type UsageHistory = DataOf<'getUsageHistory'>;
 export type OAuthClient = DataOf<'listOAuthClients'>['clients'][number];
 export type JoinRequest = DataOf<'listJoinRequests'>['requests'][number];
 export type Tenant = DataOf<'getTenant'>;

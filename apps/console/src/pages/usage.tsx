@@ -1,7 +1,9 @@
 import { field } from '../lib/form.js';
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import type { UpgradeContext, UsageReport } from '../lib/types.js';
+import type { UpgradeContext, UsageHistory, UsageReport } from '../lib/types.js';
+import { HISTORY_KEYS, HISTORY_LABELS, labelOf } from '../lib/usage-labels.js';
+import { UsageChart } from '../components/usage-chart.js';
 import { useLoad } from '../lib/use-load.js';
 import { Bar, Card, ErrorNotice, Loading, Notice, when, words } from '../components/ui.js';
 import { UpgradePrompt } from './journey-milestones.js';
@@ -19,6 +21,12 @@ const CAPABILITIES = [
 
 export function UsagePage() {
   const loaded = useLoad(() => api<UsageReport>('GET', '/entitlements/usage'));
+  // Each key's last 30 days (the API's default range), one request per key, side by side.
+  const histories = useLoad(() =>
+    Promise.all(
+      HISTORY_KEYS.map((key) => api<UsageHistory>('GET', `/entitlements/usage/history?key=${key}`)),
+    ),
+  );
   const [upgrade, setUpgrade] = useState<UpgradeContext | undefined>();
   const [upgradeError, setUpgradeError] = useState<unknown>();
   if (loaded.error) return <ErrorNotice error={loaded.error} />;
@@ -42,17 +50,26 @@ export function UsagePage() {
           </Notice>
         ))}
         {Object.entries(usage.limits).map(([key, l]) => (
-          <Bar key={key} label={words(key)} current={l.current} max={l.unlimited ? null : l.limit} />
+          <Bar key={key} label={labelOf(key)} current={l.current} max={l.unlimited ? null : l.limit} />
         ))}
       </Card>
       <Card title="Rate limits" id="rate-limits">
         {Object.keys(usage.rateLimits).length === 0 ? <p>Your tier has no API request quota.</p> : null}
         {Object.entries(usage.rateLimits).map(([key, r]) => (
           <div key={key}>
-            <Bar label={words(key)} current={r.current} max={r.limit} />
+            <Bar label={labelOf(key)} current={r.current} max={r.limit} />
             <p class="small muted">Resets {when(r.resetsAt)}</p>
           </div>
         ))}
+      </Card>
+      <Card title="Last 30 days" id="history">
+        {histories.error ? <ErrorNotice error={histories.error} /> : null}
+        {!histories.data && !histories.error ? <Loading /> : null}
+        <div class="chart-grid">
+          {(histories.data ?? []).map((history) => (
+            <UsageChart key={history.key} history={history} label={labelOf(history.key, HISTORY_LABELS)} />
+          ))}
+        </div>
       </Card>
       <Card title="Upgrade" id="upgrade">
         <p>

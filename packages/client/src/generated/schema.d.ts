@@ -260,6 +260,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/entitlements/usage/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Daily or monthly points of a limit or of API requests, 13 months kept (JSON or CSV) */
+        get: operations["getUsageHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth/token": {
         parameters: {
             query?: never;
@@ -4084,6 +4101,260 @@ export interface operations {
                             cta: string;
                         };
                     };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUsageHistory: {
+        parameters: {
+            query: {
+                /**
+                 * @description A resource-limit key, or API_REQUESTS_DAY
+                 * @example MAX_ACTIVE_PRODUCTS
+                 */
+                key: "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY";
+                /**
+                 * @description First day (YYYY-MM-DD), or a month (YYYY-MM) from its first day; default 29 days (12 months) before `to`
+                 * @example 2026-11
+                 */
+                from?: string;
+                /**
+                 * @description Last day (YYYY-MM-DD), or a month (YYYY-MM) to its last day; default today (UTC), never later
+                 * @example 2026-11
+                 */
+                to?: string;
+                /**
+                 * @description One point per UTC day (default) or month
+                 * @example day
+                 */
+                granularity?: "day" | "month";
+                /**
+                 * @description csv: the points as text/csv (so does Accept: text/csv)
+                 * @example json
+                 */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's points, oldest first; the last is the usage report's number when `to` is today */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            key: string;
+                            granularity: string;
+                            /** @description The first day covered (YYYY-MM-DD) */
+                            from: string;
+                            /** @description The last day covered (YYYY-MM-DD) */
+                            to: string;
+                            /** @description The tier's ceiling now; null when unlimited */
+                            limit: number | null;
+                            unlimited: boolean;
+                            points: {
+                                /** @description YYYY-MM-DD, or YYYY-MM for month points */
+                                date: string;
+                                value: number;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
                 };
             };
             /** @description Bad request: the body, path or query is not valid */

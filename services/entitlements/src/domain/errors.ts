@@ -42,6 +42,10 @@ export const entitlementErrors = defineErrors({
     kind: 'PERMISSION_DENIED',
     message: 'Seats are taken and released only by identity, with a service token of the tenant.',
   },
+  INVALID_HISTORY_QUERY: {
+    kind: 'INVALID_ARGUMENT',
+    message: 'The usage history question is not valid.',
+  },
   CONSUME_EXCEEDS_RESERVATION: {
     kind: 'INVALID_ARGUMENT',
     message: 'A reservation cannot consume more units than it holds.',

@@ -85,3 +85,4 @@ export { foldUsageBatch, writeParts } from './usage/fold-usage-batch.js';
 export type { FoldItem, FoldStart, UsageFold } from './usage/fold-usage-batch.js';
 
 export { assertSeatUserId, MAX_SYNC_SEATS, seatSetOf } from './seats/seat-user-id.js';
+export * from './history/index.js';

@@ -16,6 +16,8 @@ import type { TierAssignment } from '../operations/ports/tier-assignments-reposi
 import { usageReportOf } from '../operations/get-usage-report.js';
 import { answerMinute, readTenantView, type EntitlementsView } from '../operations/tenant-view.js';
 import type { EntitlementsReadModel } from '../operations/ports/read-model.js';
+import { getUsageHistory } from '../operations/get-usage-history.js';
+import type { UsageHistoryRepository } from '../operations/ports/usage-history-repository.js';
 import { reserve } from '../operations/reserve.js';
 import { setTier } from '../operations/set-tier.js';
 import type { SeatsRepository } from '../operations/ports/seats-repository.js';
@@ -30,10 +32,13 @@ import {
   upgradeContextToWire,
   usageReportToWire,
 } from './wire.js';
+import { usageHistoryToWire } from './usage-history-wire.js';
 
 export interface EntitlementsHandlerDeps {
   readonly ops: UsageOperationsDeps;
   readonly reads: EntitlementsReadModel;
+  /** The stored usage history (GetUsageHistory). */
+  readonly history: UsageHistoryRepository;
   /** Drops the tenant's cached view here and on every replica. */
   readonly tierChanged: (tenantId: string) => void;
   readonly verifier: TokenVerifier;
@@ -131,6 +136,17 @@ export function entitlementsHandlers(deps: EntitlementsHandlerDeps): Entitlement
       const tenantId = await tenantOf(ctx.metadata);
       const result = await consumeReservation(ops, tenantId, request.idempotencyKey, request.units);
       return { changed: result.changed, reservation: reservationToWire(result.reservation) };
+    }),
+
+    GetUsageHistory: unaryHandler('EntitlementsService/GetUsageHistory', logger, async (request, ctx) => {
+      const tenantId = await tenantOf(ctx.metadata);
+      const rateUsage = rateUsageFromWire({
+        ...(request.apiRequestsDay === undefined ? {} : { apiRequestsDay: request.apiRequestsDay }),
+      });
+      const { key, from, to, granularity } = request;
+      const historyDeps = { reads: deps.reads, history: deps.history, now: ops.now };
+      const history = await getUsageHistory(historyDeps, tenantId, { key, from, to, granularity }, rateUsage);
+      return usageHistoryToWire(history);
     }),
 
     Release: unaryHandler('EntitlementsService/Release', logger, async (request, ctx) => {

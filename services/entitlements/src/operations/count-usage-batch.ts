@@ -1,6 +1,7 @@
 import {
   entitlementErrors,
   foldUsageBatch,
+  historyWritesAfter,
   usageDeltasFor,
   writeParts,
   type EventUsageDelta,
@@ -104,6 +105,10 @@ async function writePart(deps: UsageBatchDeps, tenantId: string, part: readonly 
     };
     if (!(await deps.store.apply(tenantId, view, write, now))) continue;
     deps.changed?.(tenantId, view.version + 1);
+    await deps.history?.record(
+      tenantId,
+      historyWritesAfter((key, period) => view.counter(key, period).used, fold.increments, now),
+    );
     for (const item of fresh) await finishRemovals(deps.markers, item.event, item.deltas);
     return fresh.length;
   }

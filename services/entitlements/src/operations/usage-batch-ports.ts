@@ -1,4 +1,4 @@
-import type { CounterDelta, CounterState, LimitKey, Reservation } from '../domain/index.js';
+import type { CounterDelta, CounterState, HistoryWrite, LimitKey, Reservation } from '../domain/index.js';
 
 /** A tenant's usage view as the batched writer needs it (see UsageBatchStore). */
 export interface UsageBatchView {
@@ -51,10 +51,17 @@ export interface TenantLock {
 /** Told after each successful write, so read caches of every replica can drop older states. */
 export type UsageChanged = (tenantId: string, version: number) => void;
 
+/** Where the points of each counter write go (the usage history). */
+export interface HistoryRecorder {
+  record(tenantId: string, writes: readonly HistoryWrite[]): Promise<void>;
+}
+
 export interface UsageBatchDeps {
   readonly store: UsageBatchStore;
   readonly markers: DistinctMarkers;
   readonly lock: TenantLock;
   readonly now: () => Date;
   readonly changed?: UsageChanged;
+  /** Given the points of every successful write (absent: no history is kept). */
+  readonly history?: HistoryRecorder;
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { unaryCall } from '@tap/grpc-kit';
+import { waitFor } from '@tap/testkit';
 import { Browser } from '../support/cookie-jar.js';
 import { openIdentityFixtures, type Account, type IdentityFixtures } from '../support/identity-fixtures.js';
 import {
@@ -29,7 +31,7 @@ describe('cross-tenant ids', () => {
   let asVictim: Record<string, string>;
 
   beforeAll(async () => {
-    system = await startSystem('hostile_cross_tenant', { trustProxyHops: 1 });
+    system = await startSystem('hostile_cross_tenant', { trustProxyHops: 1, countUsage: true });
     fx = await openIdentityFixtures(system);
     mallory = await fx.tenantWithOwner('Mallory Goods');
     victim = await fx.tenantWithOwner('Victim Goods');
@@ -50,6 +52,33 @@ describe('cross-tenant ids', () => {
     expect((response.body as { data?: unknown }).data).toBeUndefined();
     if (secret) expect(JSON.stringify(response.body)).not.toContain(secret);
   };
+
+  it("shows a tenant only its own usage history; another tenant's id in the query is refused", async () => {
+    const history = async (headers: Record<string, string>, query = '') =>
+      system.http('GET', `/api/v1/entitlements/usage/history?key=MAX_ACTIVE_PRODUCTS${query}`, { headers });
+    const lastOf = (response: HttpResponse) =>
+      (response.body as { data: { points: { value: number }[] } }).data.points.at(-1)?.value;
+    for (const productId of ['v1', 'v2']) {
+      await system.publish({
+        id: randomUUID(),
+        type: 'product.created',
+        tenantId: victim.tenantId,
+        occurredAt: new Date().toISOString(),
+        subject: { productId },
+        data: {},
+      });
+    }
+    await waitFor('the victim products counted', async () => lastOf(await history(asVictim)) === 2, {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
+    expect(lastOf(await history(asMallory))).toBe(0);
+    const smuggled = await history(asMallory, `&tenantId=${victim.tenantId}`);
+    expect(smuggled.status).toBe(400);
+    expect(smuggled.body).toMatchObject({ success: false, error: { code: 'VALIDATION_FAILED' } });
+    expect(JSON.stringify(smuggled.body)).not.toContain('"points"');
+    expect(lastOf(await history(asVictim))).toBe(2);
+  });
 
   it("answers another tenant's OAuth client like an unknown one, and the client keeps working", async () => {
     const theirs = await fx.oauthClient(victim.tenantId, ['products:read']);

@@ -201,6 +201,22 @@ describe('internal RPCs called without or with the wrong service identity', () =
     expect(report.limits.find((l) => l.key === 'MAX_USERS')?.current).toBe(1);
   });
 
+  it('only the gateway reads the usage history; another service with a valid user token is refused', async () => {
+    const owner = await fx.tenantWithOwner('Hostile History');
+    const bearer = { authorization: `Bearer ${(await fx.signIn(owner)).accessToken}` };
+    const ask = { key: 'MAX_USERS' };
+    for (const service of ['adoption', 'identity'] as const) {
+      const client = await as(entitlementsService, system.addresses.entitlements, service);
+      expect([service, await statusOf(unaryCall(client, 'GetUsageHistory', ask, bearer))]).toEqual([
+        service,
+        GrpcStatus.PERMISSION_DENIED,
+      ]);
+    }
+    const gateway = await as(entitlementsService, system.addresses.entitlements, 'gateway');
+    expect(await statusOf(unaryCall(gateway, 'GetUsageHistory', ask, bearer))).toBe('OK');
+    expect(await statusOf(unaryCall(gateway, 'GetUsageHistory', ask, {}))).toBe(GrpcStatus.UNAUTHENTICATED);
+  });
+
   it('a caller without a client certificate, in plaintext, or with a certificate of another CA gets no answer', async () => {
     const ca = Buffer.from((await testIdentity('gateway')).ca);
     const create = { name: 'Hostile', slug: '' };

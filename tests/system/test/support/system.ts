@@ -94,6 +94,8 @@ export interface SystemOptions {
   readonly now?: () => Date;
   /** Starts adoption's scheduled drift watch at this interval; not started when absent. */
   readonly driftWatchIntervalMs?: number;
+  /** Start entitlements' usage consumer too (product events then move the usage counters and history). */
+  readonly countUsage?: boolean;
   /** The session cookies' parent domain (COOKIE_DOMAIN); host-only cookies when absent. */
   readonly cookieDomain?: string;
   /** The gateway's port (an SSO test registers its callback URL with the providers first); free when absent. */
@@ -161,7 +163,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     ...(options.jwksRefreshIntervalMs ? { jwksRefreshIntervalMs: options.jwksRefreshIntervalMs } : {}),
   });
 
-  // Its change notices on this system's prefix, where the gateway listens (no consumer runs here).
+  // Its change notices on this system's prefix, where the gateway listens (its usage consumer runs
+  // only with countUsage).
   const entitlementsEvents = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
   const entitlements = buildEntitlements({
     config: {
@@ -215,6 +218,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   });
   await adoption.prepare();
   const consumer: BatchConsumer = await adoption.startConsumer(nc);
+  const usageConsumer = options.countUsage ? await entitlements.startConsumer(nc) : undefined;
   // The change notices, as the processes send them: the gateway's answer cache hears them.
   const stopNotices = [adoption.startReadModelNotices(nc), entitlements.startReadModelNotices(nc)];
   const driftWatch: DriftWatchJob | undefined =
@@ -328,6 +332,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       for (const stop of stopNotices) stop();
       await driftWatch?.stop();
       await consumer.stop();
+      await usageConsumer?.stop();
       verifier.close();
       await Promise.all([stopIdentity(), entitlements.grpc.shutdown(500), adoption.grpc.shutdown(500)]);
       clients.close();

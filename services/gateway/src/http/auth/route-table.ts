@@ -84,6 +84,7 @@ export const ROUTE_TABLE = {
   'GET /entitlements/usage': anyToken('quota of the tenant; integrations check it before bulk work'),
   'POST /entitlements/can': anyToken('a question, changes nothing; integrations ask it before imports'),
   'GET /entitlements/upgrade-context': anyToken('what a higher tier would add; changes nothing'),
+  'GET /entitlements/usage/history': anyToken('past points of the usage report; changes nothing'),
 
   'POST /oauth/clients': managers(CLIENTS),
   'GET /oauth/clients': managers(CLIENTS),

@@ -29,6 +29,7 @@ const NOT_GATEWAY_CODES = new Set([
   'SSO_EMAIL_UNVERIFIED',
   'MILESTONE_DEPENDENCIES_UNMET',
   'MILESTONE_NOT_APPLICABLE',
+  'INVALID_HISTORY_QUERY',
   'PENDING_APPROVAL',
   'LINK_CONFIRMATION',
   // Identity's seat refusal, given the MAX_USERS upgrade context (routes/seat-limit.ts).
@@ -39,6 +40,13 @@ const NOT_GATEWAY_CODES = new Set([
   'API_ACCESS',
   'EXPECTED_DATA_SETS', // the upgrade-context example capability (openapi/request-examples.ts)
   'BULK_UPLOAD',
+  // The keys with a usage history (routes/usage-history-schemas.ts).
+  'MAX_ACTIVE_PRODUCTS',
+  'MAX_CONNECTIONS',
+  'MAX_USERS',
+  'MAX_TRACED_PRODUCTS',
+  'BULK_UPLOAD_ROWS_MONTH',
+  'API_REQUESTS_DAY',
   'UNAUTHENTICATED',
   // The route table's build-time refusals (a programming error, never an HTTP answer).
   'ROUTE_WITHOUT_REQUIREMENT',

@@ -78,10 +78,21 @@ function fromRemote(error: RemoteCallError): HttpError {
     const scope = error.details?.['scope'];
     return insufficientScope(typeof scope === 'string' ? scope : '');
   }
+  if (error.reason === 'INVALID_HISTORY_QUERY') return historyQueryFailed(error);
   const status = (error.reason && STATUS_BY_REASON[error.reason]) || STATUS_BY_GRPC[error.grpcStatus];
   if (!status) return gatewayError('INTERNAL');
   if (status === 503) return gatewayError('SERVICE_UNAVAILABLE');
   return forwardedError(status, error.reason, 'ERROR', error.message, error.details);
+}
+
+/**
+ * Entitlements' check of a usage history question (a real day, from ≤ to, within the 13 months
+ * kept) finishes the query's schema check, so it answers as the schema does.
+ */
+function historyQueryFailed(error: RemoteCallError): HttpError {
+  const field = error.details?.['field'];
+  const path = typeof field === 'string' ? `/${field}` : '/';
+  return gatewayError('VALIDATION_FAILED', { details: [{ path, message: error.message }] });
 }
 
 /** Identity's reasons on the public token endpoints, as the spec's OAuth-style errors. */

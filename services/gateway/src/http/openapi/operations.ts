@@ -360,6 +360,11 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     'entitlements',
     'What an upgrade would unlock for a capability',
   ),
+  'GET /api/v1/entitlements/usage/history': api(
+    'getUsageHistory',
+    'entitlements',
+    'Daily or monthly points of a limit or of API requests, 13 months kept (JSON or CSV)',
+  ),
 };
 
 /** The key of a route in OPERATIONS. */

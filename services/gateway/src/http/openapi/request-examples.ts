@@ -52,6 +52,14 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, Readonly<Record<string,
   'POST /api/v1/tenant/adoption/milestones/:key/complete': { key: 'first_product_created' },
   'GET /api/v1/tenant/adoption/risk-signals': { limit: '20' },
   'GET /api/v1/entitlements/upgrade-context': { capability: 'EXPECTED_DATA_SETS' },
+  'GET /api/v1/entitlements/usage/history': {
+    key: 'MAX_ACTIVE_PRODUCTS',
+    // Fixed, so the generated client does not drift; a month outside the 13 kept answers 400.
+    from: '2026-11',
+    to: '2026-11',
+    granularity: 'day',
+    format: 'json',
+  },
   'GET /api/v1/auth/v2/sso/:provider/callback': {
     code: 'SplxlOBeZQQYbYS6WxSbIA',
     state: 'af0ifjsldkj',

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiQuotaRules } from '../../quota/api-quota-rules.js';
 import type { QuotaSource } from '../../quota/tier-quota-source.js';
+import type { ApiRequestTally } from '../../quota/api-request-tally.js';
 import { callerIfAuthenticated } from '../auth/caller.js';
 import { consumeLimit } from '../auth/limit-decisions.js';
 import { gatewayError, rateLimitExceeded } from '../errors/catalogue.js';
@@ -22,6 +23,8 @@ export const apiQuotaPlugin = fp(
       limiter: RateLimiter;
       quotas: QuotaSource;
       upgradeContext: (authorization: string) => Promise<unknown>;
+      /** Counts each admitted request for the usage history (quota/api-request-tally.ts). */
+      tally?: ApiRequestTally | undefined;
     },
   ) => {
     app.addHook('preHandler', async (request, reply) => {
@@ -39,7 +42,10 @@ export const apiQuotaPlugin = fp(
         apiQuotaRules(quota),
       );
       for (const [name, value] of Object.entries(rateLimitHeaders(decision))) void reply.header(name, value);
-      if (decision.allowed) return undefined;
+      if (decision.allowed) {
+        options.tally?.count(auth.claims.tenantId, new Date());
+        return undefined;
+      }
       const message = `Too many API requests for your plan (${decision.policy}); retry in ${decision.retryAfter} s`;
       return sendHttpError(reply, rateLimitExceeded(message, decision.retryAfter));
     });
