@@ -45,7 +45,7 @@ import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.
 import { productBatchHandler } from './events/batch-handler.js';
 import { createBatchTimings, type BatchTiming } from './events/batch-timings.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
-import { completionOutbox } from './outbox/completion-outbox.js';
+import { completionOutbox, detectedCompletionOutbox } from './outbox/completion-outbox.js';
 import { runOutboxPass, type OutboxPassReport } from './outbox/outbox-relay.js';
 import { startOutboxRelayJob, type OutboxRelayJob } from './outbox/outbox-relay-job.js';
 import { startHousekeepingJob, type HousekeepingJob } from './jobs/housekeeping-job.js';
@@ -277,6 +277,11 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   // share it (64 tenants' reads no longer cost 448 calls a second).
   const upgradeContextOf: UpgradeContextLookup = (capability, authorization, tierCode) =>
     upgradeContexts.view(`${tierCode}/${capability}`, { capability, authorization });
+  const outbox = completionOutbox({
+    publish: deps.publish,
+    outbox: outboxStore,
+    graceMs: outboxConfig.graceMs,
+  });
   const handlers = adoptionHandlers({
     aggregates,
     readAggregate: (tenantId) => reads.view(tenantId),
@@ -286,7 +291,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     tierOf,
     upgradeContextOf,
-    outbox: completionOutbox({ publish: deps.publish, outbox: outboxStore, graceMs: outboxConfig.graceMs }),
+    outbox,
     logger: deps.logger,
     now,
     newId: deps.newId ?? randomUUID,
@@ -366,6 +371,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         handleBatch: productBatchHandler({
           aggregates: { load: aggregates.loadForFacts, applyFacts: aggregates.applyFacts },
           rawEvents,
+          completions: detectedCompletionOutbox(outbox, logger),
           logger,
           now,
           rescanMs: drift.rescanMs,

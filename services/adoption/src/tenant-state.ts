@@ -3,6 +3,7 @@ import { recompute, type RecomputeResult, type UpgradeContexts } from './domain/
 import type { TenantAggregate } from './store/aggregate-document.js';
 import type { RecomputeMemo } from './recompute-memo.js';
 import type { AggregatesRepository } from './store/aggregates-repository.js';
+import { storedCompletions } from './operations/ports.js';
 import { sameTier, type TierLookup, type TierView } from './tier.js';
 import {
   fetchUpgradeContexts,
@@ -72,7 +73,7 @@ export function recomputeForRead(aggregate: TenantAggregate, caller: CallerTier,
     companyId: aggregate.tenantId,
     pathProfile: caller.tier.pathProfile,
     facts: aggregate.facts,
-    manualCompletions: aggregate.manualCompletions,
+    manualCompletions: storedCompletions(aggregate),
     capabilities: caller.tier.capabilities,
     upgradeContexts: caller.upgradeContexts,
     previousBand: aggregate.lastBand,

@@ -82,6 +82,7 @@ describe('the adoption store on the real Mongo-wire server', () => {
       lastSeq: 0,
       keptFacts: summaryFacts(summary),
       read,
+      completions: [],
     };
     return aggregates.applyFacts(tenantId, change, expectedVersion, derived, NOW);
   };

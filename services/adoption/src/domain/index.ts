@@ -64,6 +64,8 @@ export {
   milestoneCompletedEvent,
 } from './milestones/complete-milestone.js';
 export type { CompleteMilestoneOptions, CompleteMilestoneOutcome } from './milestones/complete-milestone.js';
+export { detectedCompletion, newCompletions } from './milestones/detected-completions.js';
+export type { NewCompletion } from './milestones/detected-completions.js';
 
 export { NBA_WEIGHTS, nextBestAction } from './nba/next-best-action.js';
 export type {

@@ -3,6 +3,7 @@ import { recomputeOnWrite } from '../recompute-on-write.js';
 import type { AggregatesRepository } from '../store/aggregates-repository.js';
 import type { DriftRepository, DueTenant } from '../store/drift-repository.js';
 import { UNSEEN_TIER } from '../tier.js';
+import { storedCompletions } from '../operations/ports.js';
 
 /** Tenants one pass looks at, at most; the rest wait for the next tick, most overdue first. */
 export const DRIFT_BATCH_SIZE = 100;
@@ -51,7 +52,7 @@ async function checkTenant(
     alwaysReschedule: true,
     aggregate,
     facts: aggregate.facts,
-    manualCompletions: aggregate.manualCompletions,
+    manualCompletions: storedCompletions(aggregate),
     tier: aggregate.tier ?? UNSEEN_TIER,
     version: aggregate.version,
     now,

@@ -7,6 +7,7 @@ import {
 } from '../domain/index.js';
 import type { CompletionOutbox } from '../outbox/completion-outbox.js';
 import { recomputeOnWrite } from '../recompute-on-write.js';
+import { storedCompletions } from './ports.js';
 import { callerTier, recomputeForRead, type Caller, type TenantReadDeps } from '../tenant-state.js';
 
 /** Compare-and-set rounds a pinned completion makes before it answers VERSION_CONFLICT. */
@@ -76,7 +77,7 @@ export async function completeMilestoneFor(
     const write = recomputeOnWrite({
       aggregate,
       facts: aggregate.facts,
-      manualCompletions: [...aggregate.manualCompletions, completion],
+      manualCompletions: [...storedCompletions(aggregate), completion],
       tier: tier.tier,
       version: aggregate.version + 1,
       now,

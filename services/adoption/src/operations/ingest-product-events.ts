@@ -1,15 +1,19 @@
 import {
+  detectedCompletion,
   foldFacts,
+  newCompletions,
   isEventKind,
   summaryFacts,
   toFact,
   type EventEnvelope,
   type EventFact,
+  type ManualCompletion,
   type SignalTransition,
   type TenantSummary,
 } from '../domain/index.js';
+import { detectedCompletionId } from './completion-id.js';
 import { recomputeOnWrite } from '../recompute-on-write.js';
-import type { DerivedRecord, TenantAggregate } from './ports.js';
+import { storedCompletions, type DerivedRecord, type TenantAggregate } from './ports.js';
 import { UNSEEN_TIER } from '../tier.js';
 
 /**
@@ -46,6 +50,8 @@ export interface IngestAggregates {
       keptFacts: readonly EventFact[];
       /** The aggregate the summary was folded from: the store writes only what changed, fenced on it. */
       read: TenantAggregate;
+      /** Milestones the events completed, stored once each with their ids in the outbox. */
+      completions: readonly ManualCompletion[];
     },
     expectedVersion: number,
     derived: DerivedRecord,
@@ -68,8 +74,24 @@ export interface RawEventLog {
   existing(tenantId: string, ids: readonly string[]): Promise<ReadonlySet<string>>;
 }
 
+/**
+ * Where the `milestone.completed` of an event-detected completion goes (outbox/completion-outbox.ts):
+ * the same outbox, relay and envelope as a manual completion's.
+ */
+export interface DetectedCompletionOutbox {
+  /** Before the write: the relay's reminder. */
+  expect(tenantId: string, completion: ManualCompletion, now: Date): Promise<void>;
+  /** After the write: publishes it now; a failure leaves it to the relay (never thrown). */
+  publishOrLeave(tenantId: string, completion: ManualCompletion): Promise<void>;
+}
+
 export interface IngestDeps {
   readonly aggregates: IngestAggregates;
+  /**
+   * The outbox of detected completions. Without it (tests of the store alone) they are stored
+   * DONE and marked unpublished, but nothing reminds the relay.
+   */
+  readonly completions?: DetectedCompletionOutbox;
   readonly rawEvents: RawEventLog;
   readonly now: () => Date;
   readonly rescanMs: number;
@@ -111,8 +133,8 @@ function rejection(event: EventEnvelope): string {
 // One pass over what the aggregate remembers, so a group's dedupe costs its size, not size × history.
 function appliedIds(aggregate: TenantAggregate): (fact: EventFact) => boolean {
   const known = new Set([...aggregate.recentEventIds, ...aggregate.facts.map((f) => f.id)]);
-  const completions = new Set(aggregate.manualCompletions.map((c) => c.id));
-  // Adoption's own milestone.completed: the completion was stored by the API call that emitted it.
+  const completions = new Set(storedCompletions(aggregate).map((c) => c.id));
+  // Adoption's own milestone.completed: the completion was stored by the write that emitted it.
   return (fact) => known.has(fact.id) || (fact.type === 'milestone.completed' && completions.has(fact.id));
 }
 
@@ -198,29 +220,37 @@ export async function ingestProductEvents(
     const summary = foldFacts(aggregate.summary, facts, now);
     const keptFacts = summaryFacts(summary);
     const seqs = toApply.map((d) => d.item.seq ?? 0);
+    const stored = storedCompletions(aggregate);
+    const { derived, transitions, reschedule, result } = recomputeOnWrite({
+      aggregate,
+      facts: keptFacts,
+      manualCompletions: stored,
+      tier: aggregate.tier ?? UNSEEN_TIER,
+      version: aggregate.version + 1,
+      now,
+      rescanMs: deps.rescanMs,
+    });
+    const completions = newCompletions(result.state, stored).map((c) =>
+      detectedCompletion(c, detectedCompletionId(tenantId, c.key)),
+    );
     const change = {
       summary,
       recentEventIds: [...aggregate.recentEventIds, ...facts.map((f) => f.id)].slice(-RECENT_IDS_KEPT),
       lastSeq: Math.max(aggregate.lastSeq, ...seqs),
       keptFacts,
       read: aggregate,
+      completions,
     };
-    const { derived, transitions, reschedule } = recomputeOnWrite({
-      aggregate,
-      facts: keptFacts,
-      manualCompletions: aggregate.manualCompletions,
-      tier: aggregate.tier ?? UNSEEN_TIER,
-      version: aggregate.version + 1,
-      now,
-      rescanMs: deps.rescanMs,
-    });
     // Before the write: an early check finds nothing to do, a missing one would leave risks unwatched.
     if (reschedule) await deps.schedule(tenantId, reschedule);
+    // Before the write too: a completion stored without its reminder would never be relayed.
+    for (const completion of completions) await deps.completions?.expect(tenantId, completion, now);
     if (await deps.aggregates.applyFacts(tenantId, change, aggregate.version, derived, now)) {
       // After the write, so a logged event is an applied one (see `fresh`).
       const logged = [...reapplied, ...facts];
       if (!options.deferRawLog) await deps.rawEvents.append(tenantId, logged, now);
       if (transitions.length > 0) deps.onTransitions(tenantId, transitions);
+      for (const completion of completions) await deps.completions?.publishOrLeave(tenantId, completion);
       return {
         applied: facts.length,
         duplicates,

@@ -46,14 +46,24 @@ export interface TenantAggregate {
   readonly recentEventIds: readonly string[];
   readonly lastSeq: number;
   readonly manualCompletions: readonly ManualCompletion[];
+  /**
+   * Event-detected milestones stored DONE, with their instant and the id of their
+   * `milestone.completed` (one per milestone, written by the event write that completed it).
+   */
+  readonly detectedCompletions: readonly ManualCompletion[];
   readonly version: number;
   readonly lastBand: HealthBand | null;
   readonly tier: TierSnapshot | null;
   readonly signals: readonly RiskSignal[];
   readonly driftRevision: number;
   readonly scheduledCheck: Date | null;
-  /** Ids of manual completions whose event is still to be published (the outbox). */
+  /** Ids of completions (manual or detected) whose event is still to be published (the outbox). */
   readonly unpublished: readonly string[];
+}
+
+/** Every stored completion, manual and detected: what a recompute reads as DONE. */
+export function storedCompletions(aggregate: TenantAggregate): readonly ManualCompletion[] {
+  return [...aggregate.manualCompletions, ...aggregate.detectedCompletions];
 }
 
 /** What a recompute-on-write stores next to the change it made. */

@@ -36,6 +36,11 @@ export interface FactsChange {
    * ledger this write would overwrite).
    */
   readonly read: ReadAggregate;
+  /**
+   * Event-detected completions this change stores for the first time (with their ids in the
+   * outbox, in the same update); the version guard makes each one stored once.
+   */
+  readonly completions: readonly ManualCompletion[];
 }
 
 export interface AggregatesRepository {
@@ -189,6 +194,14 @@ export function aggregatesRepository(
               recentEventIds: packIds(change.recentEventIds),
               lastSeq: change.lastSeq,
             },
+            ...(change.completions.length === 0
+              ? {}
+              : {
+                  $push: {
+                    detectedCompletions: { $each: [...change.completions] },
+                    outbox: { $each: change.completions.map((c) => c.id) },
+                  } as PushOperator<AggregateDocument>,
+                }),
           },
           derived,
           now,

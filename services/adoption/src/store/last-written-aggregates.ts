@@ -110,6 +110,8 @@ export function afterFactsWrite(
     appliedEvents: change.summary.applied,
     recentEventIds: change.recentEventIds,
     lastSeq: change.lastSeq,
+    detectedCompletions: [...read.detectedCompletions, ...change.completions],
+    unpublished: [...read.unpublished, ...change.completions.map((c) => c.id)],
     version: read.version + 1,
     driftRevision: read.driftRevision + 1,
     lastBand: derived.lastBand,

@@ -114,9 +114,11 @@ export function outboxRepository(db: Db, lock: TenantWriteLock): OutboxRepositor
     async entry(tenantId, completionId) {
       const doc = await aggregates.findOne(
         { _id: tenantId },
-        { projection: { manualCompletions: 1, outbox: 1 } },
+        { projection: { manualCompletions: 1, detectedCompletions: 1, outbox: 1 } },
       );
-      const completion = doc?.manualCompletions?.find((c) => c.id === completionId);
+      const completion = [...(doc?.manualCompletions ?? []), ...(doc?.detectedCompletions ?? [])].find(
+        (c) => c.id === completionId,
+      );
       if (completion === undefined) return { state: 'unwritten' };
       return (doc?.outbox ?? []).includes(completionId)
         ? { state: 'unpublished', completion }
