@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import {
-  contracts,
-  upgradeContextFromWire,
-  type EntitlementsServiceClient,
-  type ProductEvent,
-} from '@tap/contracts';
+import { contracts, type ProductEvent } from '@tap/contracts';
 import {
   ensureEventStream,
   startBatchConsumer,
@@ -18,7 +13,7 @@ import {
   type ConsumerLease,
   type RetryBackoff,
 } from '@tap/events';
-import { createGrpcServer, unaryCall, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
+import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
 import { createVersionedCache, NOTICED_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
@@ -33,13 +28,7 @@ import {
   DEFAULT_OUTBOX_INTERVAL_MS,
   type AdoptionConfig,
 } from './config.js';
-import type {
-  CapabilityKey,
-  PathProfile,
-  SignalTransition,
-  SuccessPlan,
-  UpgradeContext,
-} from './domain/index.js';
+import type { SignalTransition, SuccessPlan } from './domain/index.js';
 import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
 import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
 import { productBatchHandler } from './events/batch-handler.js';
@@ -55,7 +44,6 @@ import type { TenantAggregate } from './store/aggregate-document.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
 import { lastWrittenAggregates } from './store/last-written-aggregates.js';
 import { createRecomputeMemo } from './recompute-memo.js';
-import { createInterner } from './interner.js';
 import { notifyingAggregates, notifyingDrift } from './store/notifying-aggregates.js';
 import { notifyingPlans } from './store/notifying-plans.js';
 import { driftRepository } from './store/drift-repository.js';
@@ -67,13 +55,7 @@ import { DEFAULT_RAW_EVENT_RETENTION_MS, rawEventsRepository } from './store/raw
 import { outboxRepository } from './store/outbox-repository.js';
 import { plansRepository } from './store/plans-repository.js';
 import { createTenantWriteLock } from './store/tenant-write-lock.js';
-import type { TierLookup, TierView } from './tier.js';
-import type { UpgradeContextLookup } from './upgrade-contexts.js';
-
-// Upgrade prompts are decoration on a read: a slow entitlements answer must not hold it long.
-const UPGRADE_CONTEXT_DEADLINE_MS = 1_000;
-/** How long a tier (and its upgrade contexts) asked of entitlements is reused: the 1 s promise. */
-export const TIER_FRESHNESS_MS = 1_000;
+import { tierCatalogueRepository } from './store/tier-catalogue-repository.js';
 
 export interface AdoptionDeps {
   /** `events` is needed by startConsumer only; the job schedules fall back to the defaults. */
@@ -85,7 +67,6 @@ export interface AdoptionDeps {
   readonly revocations: SessionRevocations;
   /** This service's mTLS identity: callers are checked against RPC_ALLOWLIST. */
   readonly tls: ServiceTls;
-  readonly entitlements: EntitlementsServiceClient;
   /**
    * Publishes an event on the bus (adoption emits milestone.completed); rejects when the stream
    * did not confirm it, and the outbox relay tries again.
@@ -98,7 +79,6 @@ export interface AdoptionDeps {
   /**
    * How long a cached aggregate (or plan chain) is served when no notice says it changed
    * (NOTICED_READ_MODEL_TTL_MS: what a lost notice costs at most);
-   * the tier and upgrade contexts asked of entitlements are kept 1 s whatever this is.
    */
   readonly readModelTtlMs?: number;
   /** Tenants whose aggregate the read model keeps (least recently used out first). */
@@ -232,51 +212,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const onTransitions = (tenantId: string, transitions: readonly SignalTransition[]) => {
     for (const t of transitions) watchLogger.info({ tenantId, ...t }, 'risk signal moved');
   };
-  // The tier promise between services (issue #13): what entitlements said is reused for 1 s per
-  // tenant, concurrent reads sharing one call. The credential only authenticates the call: the
-  // tenant is the token's, so any caller of the tenant gets the same answer.
-  // A reload that brings the same tier or context back keeps the object (the memos keyed by it
-  // survive the 1 s reloads: interner.ts).
-  const internTier = createInterner<TierView>((t) =>
-    JSON.stringify([t.tierCode, t.pathProfile, t.capabilities]),
-  );
-  const internContext = createInterner<UpgradeContext>((c) => JSON.stringify(c));
-  const tiers = createVersionedCache<TierView, string>({
-    load: async (_tenantId, authorization) => {
-      const tier = await unaryCall(deps.entitlements, 'GetTier', {}, { authorization });
-      return internTier({
-        tierCode: tier.tierCode,
-        pathProfile: tier.pathProfile as PathProfile,
-        capabilities: [...tier.capabilities],
-      });
-    },
-    versionOf: () => 0,
-    ttlMs: TIER_FRESHNESS_MS,
-  });
-  const tierOf: TierLookup = (authorization, tenantId) => tiers.view(tenantId, authorization);
-  const upgradeContexts = createVersionedCache<
-    UpgradeContext,
-    { capability: CapabilityKey; authorization: string }
-  >({
-    load: async (_key, { capability, authorization }) => {
-      const context = await unaryCall(
-        deps.entitlements,
-        'GetUpgradeContext',
-        { capability },
-        { authorization, deadlineMs: UPGRADE_CONTEXT_DEADLINE_MS },
-      );
-      return internContext({
-        ...upgradeContextFromWire(context),
-        frictionType: context.frictionType as UpgradeContext['frictionType'],
-      });
-    },
-    versionOf: () => 0,
-    ttlMs: TIER_FRESHNESS_MS,
-  });
-  // Keyed by tier and capability: the answer depends on nothing else, so the tenants of one tier
-  // share it (64 tenants' reads no longer cost 448 calls a second).
-  const upgradeContextOf: UpgradeContextLookup = (capability, authorization, tierCode) =>
-    upgradeContexts.view(`${tierCode}/${capability}`, { capability, authorization });
+  // The tier arrives by event (entitlements' tier.changed); upgrade offers are kept per tier.
+  const tiers = tierCatalogueRepository(deps.db);
   const outbox = completionOutbox({
     publish: deps.publish,
     outbox: outboxStore,
@@ -289,8 +226,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     plans,
     readPlans: (tenantId) => planReads.view(tenantId),
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
-    tierOf,
-    upgradeContextOf,
+    tiers,
     outbox,
     logger: deps.logger,
     now,
@@ -319,6 +255,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       onTransitions,
       onTenantError: (tenantId, error) =>
         watchLogger.warn({ err: error, tenantId }, 'drift watch failed for a tenant'),
+      tiers,
     });
     return report;
   };
@@ -372,6 +309,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
           aggregates: { load: aggregates.loadForFacts, applyFacts: aggregates.applyFacts },
           rawEvents,
           completions: detectedCompletionOutbox(outbox, logger),
+          tiers,
           logger,
           now,
           rescanMs: drift.rescanMs,

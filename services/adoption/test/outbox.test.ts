@@ -6,7 +6,7 @@ import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { DEFAULT_OUTBOX_GRACE_MS } from '../src/config.js';
 import { productEventHandler } from '../src/events/product-event-handler.js';
-import { detectedCompletionId } from '../src/operations/completion-id.js';
+import { detectedCompletionId } from '../src/domain/index.js';
 import { completionOutbox, detectedCompletionOutbox } from '../src/outbox/completion-outbox.js';
 import { REFUSED_EVENT_RETRY_MS } from '../src/outbox/outbox-relay.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';

@@ -61,7 +61,7 @@ describe('plan writes and drift passes while thousands of the tenant’s events 
     const auth = { ...(await bed.as(tenantId)), deadlineMs: CALL_DEADLINE_MS };
     await waitFor(
       'the first event to be applied',
-      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).version >= 1,
+      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).appliedEventCount >= 1,
       { timeoutMs: 60_000 },
     );
     return { tenantId, auth };

@@ -30,7 +30,7 @@ describe('a manual completion while thousands of the tenant’s events are appli
     const auth = { ...(await bed.as(tenantId)), deadlineMs: 20_000 };
     await waitFor(
       'the profile to be applied',
-      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).version >= 1,
+      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).appliedEventCount >= 1,
       // A bound for a loaded machine, not a budget: one event normally lands in milliseconds.
       { timeoutMs: 60_000 },
     );
@@ -86,7 +86,7 @@ describe('a manual completion while thousands of the tenant’s events are appli
     const auth = { ...(await bed.as(tenantId)), deadlineMs: 20_000 };
     await waitFor(
       'the profile to be applied',
-      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).version >= 1,
+      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).appliedEventCount >= 1,
       { timeoutMs: 60_000 },
     );
     const { version } = await unaryCall(bed.client, 'GetState', {}, auth);

@@ -64,7 +64,20 @@ export {
   milestoneCompletedEvent,
 } from './milestones/complete-milestone.js';
 export type { CompleteMilestoneOptions, CompleteMilestoneOutcome } from './milestones/complete-milestone.js';
-export { detectedCompletion, newCompletions } from './milestones/detected-completions.js';
+export {
+  DEFAULT_TIER_CODE,
+  isNewerTier,
+  sameTier,
+  TIER_CHANGED_EVENT,
+  tierChangeOf,
+  UNSEEN_TIER,
+} from './tier/tier.js';
+export type { TierChange, TierEntry, TierView } from './tier/tier.js';
+export {
+  detectedCompletion,
+  detectedCompletionId,
+  newCompletions,
+} from './milestones/detected-completions.js';
 export type { NewCompletion } from './milestones/detected-completions.js';
 
 export { NBA_WEIGHTS, nextBestAction } from './nba/next-best-action.js';

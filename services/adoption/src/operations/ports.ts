@@ -7,6 +7,7 @@ import type {
   SuccessPlan,
   SummarySlot,
   TenantSummary,
+  TierEntry,
 } from '../domain/index.js';
 
 /**
@@ -15,13 +16,27 @@ import type {
  */
 
 /**
- * The tier last seen through an authenticated call. The event consumer and the drift watch
- * have no caller token to ask entitlements with, so they recompute with this snapshot.
+ * The tenant's tier as the last `tier.changed` applied to it said (entitlements is its owner and
+ * announces every change on the bus); every read, write and drift pass recomputes with it.
  */
 export interface TierSnapshot {
   readonly tierCode: string;
   readonly pathProfile: PathProfile;
   readonly capabilities: readonly string[];
+  /** When entitlements set it (absent: stored before tiers came by event; any change is newer). */
+  readonly changedAt?: string;
+}
+
+/**
+ * The tier catalogue as entitlements announced it, one entry per tier (the newest catalogue
+ * version's): what a tier grants and what to offer for what it lacks. Reads take the upgrade
+ * offers from here, never from entitlements (store/tier-catalogue-repository.ts).
+ */
+export interface TierCatalogue {
+  /** The entry of `tierCode`; undefined until a `tier.changed` for that tier reached adoption. */
+  entry(tierCode: string): Promise<TierEntry | undefined>;
+  /** Stores `entry` unless one of a newer catalogue version is stored. */
+  put(entry: TierEntry): Promise<void>;
 }
 
 /**

@@ -41,6 +41,8 @@ export interface FactsChange {
    * outbox, in the same update); the version guard makes each one stored once.
    */
   readonly completions: readonly ManualCompletion[];
+  /** The tier a `tier.changed` set (absent: the stored tier stays). */
+  readonly tier?: TierSnapshot;
 }
 
 export interface AggregatesRepository {
@@ -86,8 +88,6 @@ export interface AggregatesRepository {
     completion: ManualCompletion,
     now: Date,
   ): Promise<'recorded' | 'already-done'>;
-  /** Remembers the tier entitlements named for the tenant (no version change: nothing happened). */
-  saveTier(tenantId: string, tier: TierSnapshot, now: Date): Promise<void>;
 }
 
 /** Reads of a document and its parts before a part that stays missing is an error. */
@@ -193,6 +193,9 @@ export function aggregatesRepository(
               summaryParts: refs,
               recentEventIds: packIds(change.recentEventIds),
               lastSeq: change.lastSeq,
+              ...(change.tier
+                ? { tier: { ...change.tier, capabilities: [...change.tier.capabilities] } }
+                : {}),
             },
             ...(change.completions.length === 0
               ? {}
@@ -256,23 +259,6 @@ export function aggregatesRepository(
           // The upsert found the document, with this milestone already completed.
           if (isDuplicateKey(error)) return 'already-done';
           throw error;
-        }
-      }),
-    saveTier: (tenantId, tier, now) =>
-      lock.run(tenantId, async () => {
-        forget(tenantId);
-        try {
-          await aggregates.updateOne(
-            { _id: tenantId },
-            {
-              $set: { tier: { ...tier, capabilities: [...tier.capabilities] } },
-              $setOnInsert: insertDefaults(now, ['tier']),
-            },
-            { upsert: true },
-          );
-        } catch (error) {
-          // Two first reads raced to create the document; the other one stored the same tier.
-          if (!isDuplicateKey(error)) throw error;
         }
       }),
   };

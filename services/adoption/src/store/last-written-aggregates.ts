@@ -111,6 +111,7 @@ export function afterFactsWrite(
     recentEventIds: change.recentEventIds,
     lastSeq: change.lastSeq,
     detectedCompletions: [...read.detectedCompletions, ...change.completions],
+    tier: change.tier ?? read.tier,
     unpublished: [...read.unpublished, ...change.completions.map((c) => c.id)],
     version: read.version + 1,
     driftRevision: read.driftRevision + 1,

@@ -83,3 +83,6 @@ export { settleEventDelta } from './reservations/event-settlement.js';
 export type { EventSettlement } from './reservations/event-settlement.js';
 export { foldUsageBatch, writeParts } from './usage/fold-usage-batch.js';
 export type { FoldItem, FoldStart, UsageFold } from './usage/fold-usage-batch.js';
+
+export { TIER_CATALOGUE_VERSION, tierChangedData } from './announcements/tier-changed.js';
+export type { TierChangedData } from './announcements/tier-changed.js';

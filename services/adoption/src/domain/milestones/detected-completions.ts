@@ -1,4 +1,5 @@
 import type { ManualCompletion } from '../facts/facts.js';
+import { nameBasedUuid } from '../risk/signal-id.js';
 import type { AdoptionState } from '../state/adoption-state.js';
 
 /** A milestone the state shows DONE that no stored completion records yet. */
@@ -22,6 +23,18 @@ export function newCompletions(
       ? [{ key: m.key, completedAt: m.completedAt }]
       : [],
   );
+}
+
+/** Namespace of the ids of detected completions (fixed forever: changing it changes every id). */
+export const DETECTED_COMPLETION_NAMESPACE = '6c1f0a57-3a3e-4d8e-9f61-2b7c4e0d9a13';
+
+/**
+ * The event id of an event-detected completion: a name-based UUID of (tenant, milestone), so
+ * every writer, retry, replica and replay names it alike, and the stream's duplicate window and
+ * consumers' id checks see one `milestone.completed` per milestone.
+ */
+export function detectedCompletionId(tenantId: string, key: string): string {
+  return nameBasedUuid(DETECTED_COMPLETION_NAMESPACE, `${tenantId}\nmilestone.completed\n${key}`);
 }
 
 /** The stored record of a detected completion: no actor, no evidence, the id its event carries. */
