@@ -29,8 +29,8 @@ import {
   type AdoptionConfig,
 } from './config.js';
 import type { SignalTransition, SuccessPlan } from './domain/index.js';
-import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
-import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
+import { runDriftPass, type DriftPassReport } from './operations/run-drift-pass.js';
+import { startDriftWatchJob, type DriftWatchJob } from './jobs/drift-watch-job.js';
 import { productBatchHandler } from './events/batch-handler.js';
 import { createBatchTimings, type BatchTiming } from './events/batch-timings.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
@@ -43,7 +43,7 @@ import { orphanParts } from './store/orphan-parts.js';
 import type { TenantAggregate } from './store/aggregate-document.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
 import { lastWrittenAggregates } from './store/last-written-aggregates.js';
-import { createRecomputeMemo } from './recompute-memo.js';
+import { createRecomputeMemo } from './operations/recompute-memo.js';
 import { notifyingAggregates, notifyingDrift } from './store/notifying-aggregates.js';
 import { notifyingPlans } from './store/notifying-plans.js';
 import { driftRepository } from './store/drift-repository.js';

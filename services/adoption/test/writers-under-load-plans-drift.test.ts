@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { unaryCall } from '@tap/grpc-kit';
 import { remoteError } from '@tap/service-testkit';
 import { waitFor } from '@tap/testkit';
-import type { DriftPassReport } from '../src/drift/drift-watch.js';
+import type { DriftPassReport } from '../src/operations/run-drift-pass.js';
 import { PARTNER_1, productEvent } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';

@@ -123,3 +123,5 @@ export { evaluatePlan } from './plans/objectives.js';
 export { EMPTY_SUMMARY, foldFacts, summaryFacts, summaryHolds } from './summary/tenant-summary.js';
 export type { KindCounter, SummarySlot, TenantSummary } from './summary/tenant-summary.js';
 export { changedSlots, overlaySlots, slotFactCount } from './summary/summary-layers.js';
+export { mergeSignals } from './risk/merge-signals.js';
+export { earlierCheck, nextDriftCheck } from './risk/next-check.js';

@@ -7,7 +7,7 @@ import {
   MAX_SIGNAL_LIMIT,
   nextBestAction,
 } from '../domain/index.js';
-import { readTenant, tenantTier } from '../tenant-state.js';
+import { readTenant, tenantTier } from '../operations/read-tenant.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { activePlanOf } from '../operations/create-success-plan.js';
 import type { AdoptionExplanation, AdoptionState } from '../domain/index.js';

@@ -6,7 +6,7 @@ import {
   type SignalTransition,
 } from '../domain/index.js';
 import type { CompletionOutbox } from '../outbox/completion-outbox.js';
-import { recomputeOnWrite } from '../recompute-on-write.js';
+import { recomputeOnWrite } from './recompute-on-write.js';
 import { storedCompletions } from './ports.js';
 import {
   recomputeForRead,
@@ -14,7 +14,7 @@ import {
   type Caller,
   type CallerTier,
   type TenantReadDeps,
-} from '../tenant-state.js';
+} from './read-tenant.js';
 
 /** Compare-and-set rounds a pinned completion makes before it answers VERSION_CONFLICT. */
 export const MAX_RPC_WRITE_ATTEMPTS = 3;

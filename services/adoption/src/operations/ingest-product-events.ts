@@ -18,7 +18,7 @@ import {
   type SignalTransition,
   type TenantSummary,
 } from '../domain/index.js';
-import { recomputeOnWrite } from '../recompute-on-write.js';
+import { recomputeOnWrite } from './recompute-on-write.js';
 import {
   storedCompletions,
   type DerivedRecord,

@@ -1,5 +1,5 @@
 import { adoptionErrors, renewPlan, type AdoptionState } from '../domain/index.js';
-import { recomputeForRead, tenantTier, type Caller } from '../tenant-state.js';
+import { recomputeForRead, tenantTier, type Caller } from './read-tenant.js';
 import type { SuccessPlanDeps } from './create-success-plan.js';
 
 /**

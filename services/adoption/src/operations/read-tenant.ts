@@ -6,11 +6,14 @@ import {
   type RecomputeResult,
   type TierView,
   type UpgradeContexts,
-} from './domain/index.js';
-import type { TenantAggregate } from './store/aggregate-document.js';
+} from '../domain/index.js';
 import type { RecomputeMemo } from './recompute-memo.js';
-import type { AggregatesRepository } from './store/aggregates-repository.js';
-import { storedCompletions, type TierCatalogue } from './operations/ports.js';
+import {
+  storedCompletions,
+  type AggregatesRepository,
+  type TenantAggregate,
+  type TierCatalogue,
+} from './ports.js';
 
 /** The verified caller of an RPC: its claims and the credential it presented. */
 export interface Caller {

@@ -7,10 +7,11 @@ import {
   type SignalTransition,
   type TierView,
   type UpgradeContexts,
-} from './domain/index.js';
-import { mergeSignals } from './drift/merge-signals.js';
-import { earlierCheck, nextDriftCheck } from './drift/next-check.js';
-import type { DerivedRecord, TenantAggregate } from './store/aggregate-document.js';
+  earlierCheck,
+  mergeSignals,
+  nextDriftCheck,
+} from '../domain/index.js';
+import type { DerivedRecord, TenantAggregate } from './ports.js';
 
 /** What a write changes the aggregate to, before it is written. */
 export interface WriteInput {

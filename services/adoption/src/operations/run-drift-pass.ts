@@ -1,8 +1,12 @@
 import { DEFAULT_TIER_CODE, UNSEEN_TIER, type SignalTransition } from '../domain/index.js';
-import { recomputeOnWrite } from '../recompute-on-write.js';
-import type { AggregatesRepository } from '../store/aggregates-repository.js';
-import type { DriftRepository, DueTenant } from '../store/drift-repository.js';
-import { storedCompletions, type TierCatalogue } from '../operations/ports.js';
+import { recomputeOnWrite } from './recompute-on-write.js';
+import {
+  storedCompletions,
+  type AggregatesRepository,
+  type DriftRepository,
+  type DueTenant,
+  type TierCatalogue,
+} from './ports.js';
 
 /** Tenants one pass looks at, at most; the rest wait for the next tick, most overdue first. */
 export const DRIFT_BATCH_SIZE = 100;
