@@ -4,6 +4,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts, type ProductEvent } from '@tap/contracts';
 import {
   ensureEventStream,
+  eventErrors,
   startBatchConsumer,
   ensureDeadLetterStream,
   deadLetterSubject,
@@ -34,9 +35,9 @@ import { startDriftWatchJob, type DriftWatchJob } from './jobs/drift-watch-job.j
 import { productBatchHandler } from './events/batch-handler.js';
 import { createBatchTimings, type BatchTiming } from './events/batch-timings.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
-import { completionOutbox, detectedCompletionOutbox } from './outbox/completion-outbox.js';
-import { runOutboxPass, type OutboxPassReport } from './outbox/outbox-relay.js';
-import { startOutboxRelayJob, type OutboxRelayJob } from './outbox/outbox-relay-job.js';
+import { completionOutbox, detectedCompletionOutbox } from './operations/completion-outbox.js';
+import { runOutboxPass, type OutboxPassReport } from './operations/relay-outbox.js';
+import { startOutboxRelayJob, type OutboxRelayJob } from './jobs/outbox-relay-job.js';
 import { startHousekeepingJob, type HousekeepingJob } from './jobs/housekeeping-job.js';
 import { housekeep, type HousekeepingReport } from './operations/housekeep.js';
 import { orphanParts } from './store/orphan-parts.js';
@@ -277,6 +278,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       now,
       graceMs: outboxConfig.graceMs,
       logger: relayLogger,
+      isRefused: (error) => eventErrors.is(error, 'EVENT_INVALID'),
     });
   const logger = deps.logger.child({ component: 'milestone-detector' });
   return {

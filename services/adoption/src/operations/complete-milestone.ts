@@ -5,7 +5,7 @@ import {
   type ManualCompletion,
   type SignalTransition,
 } from '../domain/index.js';
-import type { CompletionOutbox } from '../outbox/completion-outbox.js';
+import type { CompletionOutbox } from './completion-outbox.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
 import { storedCompletions } from './ports.js';
 import {
