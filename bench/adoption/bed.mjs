@@ -48,26 +48,6 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
   for (let waited = 0; redis.status !== 'ready' && waited < 10_000; waited += 20) await sleep(20);
   const revocations = redisSessionRevocations(redis, `${prefix}:revoked`);
   const adoptionTls = tlsFromPem(await testIdentity('adoption'));
-  const entitlements = buildEntitlements({
-    config: {},
-    db: entitlementsDb,
-    verifier: verifier(),
-    revocations,
-    tls: tlsFromPem(await testIdentity('entitlements')),
-    logger,
-  });
-  await entitlements.prepare();
-  const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
-  const entitlementsClient = createClient(
-    contracts().entitlements.EntitlementsService,
-    entitlementsAddress,
-    adoptionTls,
-  );
-  const operatorEntitlements = createClient(
-    contracts().entitlements.EntitlementsService,
-    entitlementsAddress,
-    tlsFromPem(await testIdentity('operator')),
-  );
   const nc = await connect({ servers: urls.natsUrl, name: prefix });
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc);
@@ -83,13 +63,29 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
     duplicateWindowMs: 60_000,
   });
   const publisher = createEventPublisher(js, { subjectPrefix: prefix });
+  const entitlements = buildEntitlements({
+    config: {},
+    db: entitlementsDb,
+    verifier: verifier(),
+    revocations,
+    tls: tlsFromPem(await testIdentity('entitlements')),
+    logger,
+    // Tier changes reach adoption as tier.changed on the stream, as in production.
+    publish: (e) => publisher.publish(e),
+  });
+  await entitlements.prepare();
+  const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
+  const operatorEntitlements = createClient(
+    contracts().entitlements.EntitlementsService,
+    entitlementsAddress,
+    tlsFromPem(await testIdentity('operator')),
+  );
   const adoption = buildAdoption({
     config: { events },
     db,
     verifier: verifier(),
     revocations,
     tls: adoptionTls,
-    entitlements: entitlementsClient,
     publish: (e) => publisher.publish(e),
     logger,
     ...adoptionOptions,
@@ -133,7 +129,6 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
     },
     async close() {
       client.close();
-      entitlementsClient.close();
       operatorEntitlements.close();
       await redis.quit();
       await Promise.all([adoption.grpc.shutdown(500), entitlements.grpc.shutdown(500)]);

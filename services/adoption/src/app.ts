@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import {
-  contracts,
-  upgradeContextFromWire,
-  type EntitlementsServiceClient,
-  type ProductEvent,
-} from '@tap/contracts';
+import { contracts, type ProductEvent } from '@tap/contracts';
 import {
   ensureEventStream,
+  eventErrors,
   startBatchConsumer,
   ensureDeadLetterStream,
   deadLetterSubject,
@@ -18,7 +14,7 @@ import {
   type ConsumerLease,
   type RetryBackoff,
 } from '@tap/events';
-import { createGrpcServer, unaryCall, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
+import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
 import { createVersionedCache, NOTICED_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
@@ -33,29 +29,22 @@ import {
   DEFAULT_OUTBOX_INTERVAL_MS,
   type AdoptionConfig,
 } from './config.js';
-import type {
-  CapabilityKey,
-  PathProfile,
-  SignalTransition,
-  SuccessPlan,
-  UpgradeContext,
-} from './domain/index.js';
-import { runDriftPass, type DriftPassReport } from './drift/drift-watch.js';
-import { startDriftWatchJob, type DriftWatchJob } from './drift/drift-watch-job.js';
+import type { SignalTransition, SuccessPlan } from './domain/index.js';
+import { runDriftPass, type DriftPassReport } from './operations/run-drift-pass.js';
+import { startDriftWatchJob, type DriftWatchJob } from './jobs/drift-watch-job.js';
 import { productBatchHandler } from './events/batch-handler.js';
 import { createBatchTimings, type BatchTiming } from './events/batch-timings.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
-import { completionOutbox } from './outbox/completion-outbox.js';
-import { runOutboxPass, type OutboxPassReport } from './outbox/outbox-relay.js';
-import { startOutboxRelayJob, type OutboxRelayJob } from './outbox/outbox-relay-job.js';
+import { completionOutbox, detectedCompletionOutbox } from './operations/completion-outbox.js';
+import { runOutboxPass, type OutboxPassReport } from './operations/relay-outbox.js';
+import { startOutboxRelayJob, type OutboxRelayJob } from './jobs/outbox-relay-job.js';
 import { startHousekeepingJob, type HousekeepingJob } from './jobs/housekeeping-job.js';
 import { housekeep, type HousekeepingReport } from './operations/housekeep.js';
 import { orphanParts } from './store/orphan-parts.js';
 import type { TenantAggregate } from './store/aggregate-document.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
 import { lastWrittenAggregates } from './store/last-written-aggregates.js';
-import { createRecomputeMemo } from './recompute-memo.js';
-import { createInterner } from './interner.js';
+import { createRecomputeMemo } from './operations/recompute-memo.js';
 import { notifyingAggregates, notifyingDrift } from './store/notifying-aggregates.js';
 import { notifyingPlans } from './store/notifying-plans.js';
 import { driftRepository } from './store/drift-repository.js';
@@ -67,13 +56,7 @@ import { DEFAULT_RAW_EVENT_RETENTION_MS, rawEventsRepository } from './store/raw
 import { outboxRepository } from './store/outbox-repository.js';
 import { plansRepository } from './store/plans-repository.js';
 import { createTenantWriteLock } from './store/tenant-write-lock.js';
-import type { TierLookup, TierView } from './tier.js';
-import type { UpgradeContextLookup } from './upgrade-contexts.js';
-
-// Upgrade prompts are decoration on a read: a slow entitlements answer must not hold it long.
-const UPGRADE_CONTEXT_DEADLINE_MS = 1_000;
-/** How long a tier (and its upgrade contexts) asked of entitlements is reused: the 1 s promise. */
-export const TIER_FRESHNESS_MS = 1_000;
+import { tierCatalogueRepository } from './store/tier-catalogue-repository.js';
 
 export interface AdoptionDeps {
   /** `events` is needed by startConsumer only; the job schedules fall back to the defaults. */
@@ -85,7 +68,6 @@ export interface AdoptionDeps {
   readonly revocations: SessionRevocations;
   /** This service's mTLS identity: callers are checked against RPC_ALLOWLIST. */
   readonly tls: ServiceTls;
-  readonly entitlements: EntitlementsServiceClient;
   /**
    * Publishes an event on the bus (adoption emits milestone.completed); rejects when the stream
    * did not confirm it, and the outbox relay tries again.
@@ -98,7 +80,6 @@ export interface AdoptionDeps {
   /**
    * How long a cached aggregate (or plan chain) is served when no notice says it changed
    * (NOTICED_READ_MODEL_TTL_MS: what a lost notice costs at most);
-   * the tier and upgrade contexts asked of entitlements are kept 1 s whatever this is.
    */
   readonly readModelTtlMs?: number;
   /** Tenants whose aggregate the read model keeps (least recently used out first). */
@@ -231,51 +212,13 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const onTransitions = (tenantId: string, transitions: readonly SignalTransition[]) => {
     for (const t of transitions) watchLogger.info({ tenantId, ...t }, 'risk signal moved');
   };
-  // The tier promise between services: what entitlements said is reused for 1 s per
-  // tenant, concurrent reads sharing one call. The credential only authenticates the call: the
-  // tenant is the token's, so any caller of the tenant gets the same answer.
-  // A reload that brings the same tier or context back keeps the object (the memos keyed by it
-  // survive the 1 s reloads: interner.ts).
-  const internTier = createInterner<TierView>((t) =>
-    JSON.stringify([t.tierCode, t.pathProfile, t.capabilities]),
-  );
-  const internContext = createInterner<UpgradeContext>((c) => JSON.stringify(c));
-  const tiers = createVersionedCache<TierView, string>({
-    load: async (_tenantId, authorization) => {
-      const tier = await unaryCall(deps.entitlements, 'GetTier', {}, { authorization });
-      return internTier({
-        tierCode: tier.tierCode,
-        pathProfile: tier.pathProfile as PathProfile,
-        capabilities: [...tier.capabilities],
-      });
-    },
-    versionOf: () => 0,
-    ttlMs: TIER_FRESHNESS_MS,
+  // The tier arrives by event (entitlements' tier.changed); upgrade offers are kept per tier.
+  const tiers = tierCatalogueRepository(deps.db);
+  const outbox = completionOutbox({
+    publish: deps.publish,
+    outbox: outboxStore,
+    graceMs: outboxConfig.graceMs,
   });
-  const tierOf: TierLookup = (authorization, tenantId) => tiers.view(tenantId, authorization);
-  const upgradeContexts = createVersionedCache<
-    UpgradeContext,
-    { capability: CapabilityKey; authorization: string }
-  >({
-    load: async (_key, { capability, authorization }) => {
-      const context = await unaryCall(
-        deps.entitlements,
-        'GetUpgradeContext',
-        { capability },
-        { authorization, deadlineMs: UPGRADE_CONTEXT_DEADLINE_MS },
-      );
-      return internContext({
-        ...upgradeContextFromWire(context),
-        frictionType: context.frictionType as UpgradeContext['frictionType'],
-      });
-    },
-    versionOf: () => 0,
-    ttlMs: TIER_FRESHNESS_MS,
-  });
-  // Keyed by tier and capability: the answer depends on nothing else, so the tenants of one tier
-  // share it (64 tenants' reads no longer cost 448 calls a second).
-  const upgradeContextOf: UpgradeContextLookup = (capability, authorization, tierCode) =>
-    upgradeContexts.view(`${tierCode}/${capability}`, { capability, authorization });
   const handlers = adoptionHandlers({
     aggregates,
     readAggregate: (tenantId) => reads.view(tenantId),
@@ -283,9 +226,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     plans,
     readPlans: (tenantId) => planReads.view(tenantId),
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
-    tierOf,
-    upgradeContextOf,
-    outbox: completionOutbox({ publish: deps.publish, outbox: outboxStore, graceMs: outboxConfig.graceMs }),
+    tiers,
+    outbox,
     logger: deps.logger,
     now,
     newId: deps.newId ?? randomUUID,
@@ -313,6 +255,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       onTransitions,
       onTenantError: (tenantId, error) =>
         watchLogger.warn({ err: error, tenantId }, 'drift watch failed for a tenant'),
+      tiers,
     });
     return report;
   };
@@ -334,6 +277,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       now,
       graceMs: outboxConfig.graceMs,
       logger: relayLogger,
+      isRefused: (error) => eventErrors.is(error, 'EVENT_INVALID'),
     });
   const logger = deps.logger.child({ component: 'milestone-detector' });
   return {
@@ -365,6 +309,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         handleBatch: productBatchHandler({
           aggregates: { load: aggregates.loadForFacts, applyFacts: aggregates.applyFacts },
           rawEvents,
+          completions: detectedCompletionOutbox(outbox, logger),
+          tiers,
           logger,
           now,
           rescanMs: drift.rescanMs,

@@ -5,7 +5,7 @@ export { loadConfig } from './config.js';
 /** The inline summary of a stored aggregate document, whichever shape it was written in (for tests reading the store). */
 export { storedSummary } from './store/aggregate-document.js';
 export type { AdoptionConfig, DriftWatchConfig, OutboxConfig } from './config.js';
-export type { DriftPassReport } from './drift/drift-watch.js';
-export type { DriftWatchJob } from './drift/drift-watch-job.js';
-export type { OutboxPassReport } from './outbox/outbox-relay.js';
-export type { OutboxRelayJob } from './outbox/outbox-relay-job.js';
+export type { DriftPassReport } from './operations/run-drift-pass.js';
+export type { DriftWatchJob } from './jobs/drift-watch-job.js';
+export type { OutboxPassReport } from './operations/relay-outbox.js';
+export type { OutboxRelayJob } from './jobs/outbox-relay-job.js';

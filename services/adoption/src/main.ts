@@ -1,9 +1,8 @@
 import { jetstream } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
-import { contracts, type ProductEvent } from '@tap/contracts';
+import type { ProductEvent } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
 import { createEventPublisher, createRedisLease, DEFAULT_LEASE_TTL_MS } from '@tap/events';
-import { createClient } from '@tap/grpc-kit';
 import { runConsumingService } from '@tap/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -15,13 +14,7 @@ const config = loadConfigOrExit('adoption', () => loadConfig(process.env));
 await runConsumingService({
   name: 'adoption',
   config,
-  build: ({ db, nats, verifier, revocations, tls, logger, redis, closeOnShutdown }) => {
-    const entitlements = createClient(
-      contracts().entitlements.EntitlementsService,
-      config.entitlementsAddress,
-      tls,
-    );
-    closeOnShutdown('entitlements client', () => entitlements.close());
+  build: ({ db, nats, verifier, revocations, tls, logger, redis }) => {
     const publish = async (event: ProductEvent) => {
       const nc = nats.current();
       if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
@@ -29,7 +22,7 @@ await runConsumingService({
         event,
       );
     };
-    const app = buildApp({ config, db, verifier, revocations, tls, entitlements, publish, logger });
+    const app = buildApp({ config, db, verifier, revocations, tls, publish, logger });
     // One active owner across replicas: two pulling one durable could reorder a tenant's events.
     const lease = createRedisLease({
       redis,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { runDriftPass, type DriftWatchDeps } from '../src/drift/drift-watch.js';
+import { runDriftPass, type DriftWatchDeps } from '../src/operations/run-drift-pass.js';
 import { ingestProductEvents, type IngestDeps } from '../src/operations/ingest-product-events.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';

@@ -6,7 +6,9 @@ import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { DEFAULT_OUTBOX_GRACE_MS } from '../src/config.js';
 import { productEventHandler } from '../src/events/product-event-handler.js';
-import { REFUSED_EVENT_RETRY_MS } from '../src/outbox/outbox-relay.js';
+import { detectedCompletionId } from '../src/domain/index.js';
+import { completionOutbox, detectedCompletionOutbox } from '../src/operations/completion-outbox.js';
+import { REFUSED_EVENT_RETRY_MS } from '../src/operations/relay-outbox.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
@@ -88,6 +90,10 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
       schedule: (id, at) => drift.schedule(id, at),
       onTransitions: () => undefined,
     })(productEvent(tenantId, 'company.profile_completed', {}, START));
+    // The profile milestone's own milestone.completed is not what these tests follow (the test
+    // below does): taken out of the outbox as if its publish had succeeded.
+    for (const id of (await load(tenantId)).unpublished)
+      await outboxRepository(bed.db, l).markPublished(tenantId, id);
     return tenantId;
   };
   const completeKickoff = async (tenantId: string) =>
@@ -279,5 +285,94 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
     expect(aggregate.version).toBe(2);
     expect(aggregate.facts.map((f) => f.type)).toEqual(['company.profile_completed']);
     expect(aggregate.manualCompletions).toHaveLength(1);
+  });
+
+  it('publishes one milestone.completed for a milestone events completed, stored DONE with its instant', async () => {
+    bed.clock.set(NOW);
+    await streamPresent();
+    const tenantId = randomUUID();
+    await bed.setTier(tenantId, 'CORE');
+    const consumer = await bed.startConsumer();
+    const profile = productEvent(tenantId, 'company.profile_completed', {}, START);
+    await bed.publisher.publish(profile);
+    await consumerSettled(bed.jsm, bed.events.streamName, bed.events.consumerName);
+    // A second trigger, and adoption's own event coming back through the stream: still one, and
+    // the returning event is not counted as applied.
+    await bed.publisher.publish(productEvent(tenantId, 'company.profile_completed', {}, NOW));
+    await consumerSettled(bed.jsm, bed.events.streamName, bed.events.consumerName);
+    await consumer.stop();
+
+    const id = detectedCompletionId(tenantId, 'company_profile_completed');
+    const aggregate = await load(tenantId);
+    expect(aggregate.detectedCompletions).toEqual([
+      {
+        id,
+        key: 'company_profile_completed',
+        completedAt: START.toISOString(),
+        evidenceRef: null,
+        actorId: null,
+      },
+    ]);
+    expect(aggregate.unpublished).toEqual([]);
+    expect(aggregate.appliedEvents).toBe(2);
+    expect(await reminders(tenantId)).toBe(0);
+    expect(await stored(tenantId)).toBe(1);
+    const message = await bed.jsm.streams.getMessage(bed.events.streamName, {
+      last_by_subj: subject(tenantId),
+    });
+    expect(message?.header.get('Nats-Msg-Id')).toBe(id);
+    expect(message?.json()).toEqual({
+      id,
+      type: 'milestone.completed',
+      tenantId,
+      occurredAt: START.toISOString(),
+      subject: { milestoneKey: 'company_profile_completed' },
+      data: {},
+    });
+    const state = await unaryCall(bed.client, 'GetState', {}, await bed.as(tenantId));
+    expect(state.milestones.find((m) => m.key === 'company_profile_completed')).toMatchObject({
+      status: 'DONE',
+      completedAt: START.toISOString(),
+    });
+    bed.clock.advance(10 * AFTER_GRACE);
+    expect(await bed.app.runOutboxRelay()).toMatchObject({ due: 0, published: 0 });
+    expect(await stored(tenantId)).toBe(1);
+  });
+
+  it('relays the milestone.completed of an event-detected completion whose publish failed', async () => {
+    bed.clock.set(NOW);
+    await streamAbsent();
+    const tenantId = randomUUID();
+    await bed.setTier(tenantId, 'CORE');
+    const l = lock();
+    const drift = driftRepository(bed.db, l);
+    const outbox = outboxRepository(bed.db, l);
+    const logger = silent;
+    await productEventHandler({
+      aggregates: aggregatesRepository(bed.db, l),
+      rawEvents: rawEventsRepository(bed.db),
+      completions: detectedCompletionOutbox(
+        completionOutbox({
+          publish: (e) => bed.publisher.publish(e),
+          outbox,
+          graceMs: DEFAULT_OUTBOX_GRACE_MS,
+        }),
+        logger,
+      ),
+      logger,
+      now: bed.clock.now,
+      rescanMs: 900_000,
+      schedule: (id, at) => drift.schedule(id, at),
+      onTransitions: () => undefined,
+    })(productEvent(tenantId, 'company.profile_completed', {}, START));
+    const id = detectedCompletionId(tenantId, 'company_profile_completed');
+    expect((await load(tenantId)).unpublished).toEqual([id]);
+    expect(await reminders(tenantId)).toBe(1);
+
+    await streamPresent();
+    bed.clock.advance(AFTER_GRACE);
+    expect(await bed.app.runOutboxRelay()).toMatchObject({ claimed: 1, published: 1 });
+    expect((await load(tenantId)).unpublished).toEqual([]);
+    expect(await stored(tenantId)).toBe(1);
   });
 });

@@ -82,6 +82,7 @@ describe('the adoption store on the real Mongo-wire server', () => {
       lastSeq: 0,
       keptFacts: summaryFacts(summary),
       read,
+      completions: [],
     };
     return aggregates.applyFacts(tenantId, change, expectedVersion, derived, NOW);
   };
@@ -106,15 +107,6 @@ describe('the adoption store on the real Mongo-wire server', () => {
     expect(await appendFact(tenantId, fact(), 0)).toBe(false);
     expect(await appendFact(tenantId, fact(), 1)).toBe(true);
     expect((await aggregates.load(tenantId)).version).toBe(2);
-  });
-
-  it('keeps a stored tier and the facts when both are written at once', async () => {
-    const tenantId = randomUUID();
-    const tier = { tierCode: 'CORE', pathProfile: 'SUPPLIER' as const, capabilities: ['BULK_UPLOAD'] };
-    await Promise.all([aggregates.saveTier(tenantId, tier, NOW), appendFact(tenantId, fact(), 0)]);
-    const stored = await aggregates.load(tenantId);
-    expect(stored.tier).toEqual(tier);
-    expect(stored.facts).toHaveLength(1);
   });
 
   it('stores one first plan of ten racing creates, and one renewal of five racing renewals', async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { unaryCall } from '@tap/grpc-kit';
 import { remoteError } from '@tap/service-testkit';
 import { waitFor } from '@tap/testkit';
-import type { DriftPassReport } from '../src/drift/drift-watch.js';
+import type { DriftPassReport } from '../src/operations/run-drift-pass.js';
 import { PARTNER_1, productEvent } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
@@ -61,7 +61,7 @@ describe('plan writes and drift passes while thousands of the tenant’s events 
     const auth = { ...(await bed.as(tenantId)), deadlineMs: CALL_DEADLINE_MS };
     await waitFor(
       'the first event to be applied',
-      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).version >= 1,
+      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).appliedEventCount >= 1,
       { timeoutMs: 60_000 },
     );
     return { tenantId, auth };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { unaryCall } from '@tap/grpc-kit';
+import { GrpcStatus, isRemoteCallError, unaryCall } from '@tap/grpc-kit';
+import { remoteError } from '@tap/service-testkit';
 import { productEvent } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
@@ -19,7 +20,7 @@ describe('a manual completion while thousands of the tenant’s events are appli
     await bed?.close();
   });
 
-  it('succeeds without expectedVersion however often the consumer writes, and completing it again, pinned or not, is a no-op', async () => {
+  it('succeeds without expectedVersion however often the consumer writes; completing it again is a no-op, with a stale version a 409', async () => {
     const tenantId = randomUUID();
     await bed.setTier(tenantId, 'CORE');
     await bed.startConsumer();
@@ -29,7 +30,7 @@ describe('a manual completion while thousands of the tenant’s events are appli
     const auth = { ...(await bed.as(tenantId)), deadlineMs: 20_000 };
     await waitFor(
       'the profile to be applied',
-      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).version >= 1,
+      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).appliedEventCount >= 1,
       // A bound for a loaded machine, not a budget: one event normally lands in milliseconds.
       { timeoutMs: 60_000 },
     );
@@ -58,12 +59,53 @@ describe('a manual completion while thousands of the tenant’s events are appli
     // Completing it again is no error either: it is already done.
     const again = await unaryCall(bed.client, 'CompleteMilestone', { key: 'kickoff_call_held' }, auth);
     expect(again.milestones.find((m) => m.key === 'kickoff_call_held')?.status).toBe('DONE');
-    await expect(
-      unaryCall(bed.client, 'CompleteMilestone', { key: 'kickoff_call_held', expectedVersion: 0 }, auth),
-    ).resolves.toBeDefined();
+    // Pinned to an older version, it is the 409 the caller asked for, DONE or not.
+    expect(
+      await remoteError(
+        unaryCall(bed.client, 'CompleteMilestone', { key: 'kickoff_call_held', expectedVersion: 0 }, auth),
+      ),
+    ).toMatchObject({ grpcStatus: GrpcStatus.ABORTED, reason: 'VERSION_CONFLICT' });
     await consumerSettled(bed.jsm, bed.events.streamName, bed.events.consumerName);
     const after = await unaryCall(bed.client, 'GetState', {}, auth);
     expect(after.appliedEventCount).toBe(backlog.length + 1);
     expect(after.milestones.find((m) => m.key === 'kickoff_call_held')?.status).toBe('DONE');
+    // Once the events have stopped, pinned to the version it stands at: the same no-op.
+    const pinned = await unaryCall(
+      bed.client,
+      'CompleteMilestone',
+      { key: 'kickoff_call_held', expectedVersion: after.version },
+      auth,
+    );
+    expect(pinned.version).toBe(after.version);
   }, 240_000);
+
+  it('lets one of four concurrent completions pinned to the same version through; the others get 409', async () => {
+    const tenantId = randomUUID();
+    await bed.setTier(tenantId, 'CORE');
+    await bed.publisher.publish(productEvent(tenantId, 'company.profile_completed', {}, NOW));
+    const auth = { ...(await bed.as(tenantId)), deadlineMs: 20_000 };
+    await waitFor(
+      'the profile to be applied',
+      async () => (await unaryCall(bed.client, 'GetState', {}, auth)).appliedEventCount >= 1,
+      { timeoutMs: 60_000 },
+    );
+    const { version } = await unaryCall(bed.client, 'GetState', {}, auth);
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        unaryCall(
+          bed.client,
+          'CompleteMilestone',
+          { key: 'kickoff_call_held', expectedVersion: version },
+          auth,
+        )
+          .then(() => 'ok')
+          .catch((error: unknown) => (isRemoteCallError(error) ? error.reason : 'unexpected')),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'VERSION_CONFLICT')).toHaveLength(3);
+    const after = await unaryCall(bed.client, 'GetState', {}, auth);
+    expect(after.version).toBe(version + 1);
+    expect(after.milestones.find((m) => m.key === 'kickoff_call_held')?.status).toBe('DONE');
+  }, 120_000);
 });

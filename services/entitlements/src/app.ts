@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/nats-core';
-import { contracts } from '@tap/contracts';
-import { createChangeChannel, type BatchConsumer } from '@tap/events';
+import { contracts, type ProductEvent } from '@tap/contracts';
+import { createChangeChannel, eventErrors, type BatchConsumer } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import type { Logger } from '@tap/telemetry';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
@@ -31,6 +31,20 @@ import type { RejectedEventsRepository } from './operations/ports/rejected-event
 import { rejectedEventsRepository } from './store/rejected-events-repository.js';
 import { createTenantWriteLock } from './store/tenant-write-lock.js';
 import { tierAssignmentsRepository } from './store/tier-assignments-repository.js';
+import { TIER_CATALOGUE_VERSION } from './domain/index.js';
+import {
+  announceTier,
+  runAnnouncementPass,
+  type AnnounceTierDeps,
+  type AnnouncementPassReport,
+} from './operations/announce-tiers.js';
+import { announcingTiers } from './store/announcing-tiers.js';
+import { tierAnnouncementsRepository } from './store/tier-announcements-repository.js';
+import {
+  DEFAULT_TIER_ANNOUNCEMENT_INTERVAL_MS,
+  startTierAnnouncementJob,
+  type TierAnnouncementJob,
+} from './jobs/tier-announcement-job.js';
 import { tracedProductsRepository } from './store/traced-products-repository.js';
 import { usageRepository } from './store/usage-repository.js';
 import { seatsRepository } from './store/seats-repository.js';
@@ -55,6 +69,12 @@ export interface EntitlementsDeps {
   /** This service's mTLS identity: callers are checked against RPC_ALLOWLIST. */
   readonly tls: ServiceTls;
   readonly logger: Logger;
+  /**
+   * Publishes on the bus (every tier change goes out as `tier.changed`, through an outbox:
+   * docs/entitlements-model.md); rejects when the stream did not confirm it. Without it nothing
+   * is announced (a service tested on its own).
+   */
+  readonly publish?: (event: ProductEvent) => Promise<unknown>;
   readonly now?: () => Date;
   /**
    * How long a tenant's cached view is served when no notice says it changed
@@ -94,6 +114,10 @@ export interface EntitlementsApp {
   readonly history: UsageHistoryRepository;
   /** Events and messages the counters refused, newest first (operators, tests). */
   readonly rejectedEvents: RejectedEventsRepository;
+  /** Starts the `tier.changed` relay (tiers whose announcement is still to be published). */
+  startTierAnnouncements(): TierAnnouncementJob;
+  /** Runs one `tier.changed` relay pass now. */
+  runTierAnnouncements(): Promise<AnnouncementPassReport>;
 }
 
 /** Builds the entitlements service without listening, consuming or scheduling. */
@@ -112,6 +136,46 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     now,
   };
   const rejectedEvents = rejectedEventsRepository(deps.db);
+  // The tier.changed outbox: a change marks the tenant before it is written and is published
+  // right after; the relay publishes what a failure or a crash left marked.
+  const announcements = tierAnnouncementsRepository(deps.db);
+  const announceLogger = deps.logger.child({ component: 'tier-announcements' });
+  const { publish } = deps;
+  const announceDeps: AnnounceTierDeps = {
+    tiers: ops.tiers,
+    announcements,
+    publish: async (event) => {
+      if (!publish) throw new Error('this process publishes nothing');
+      return publish(event).then(
+        () => 'published' as const,
+        (error: unknown) => {
+          if (!eventErrors.is(error, 'EVENT_INVALID')) throw error;
+          announceLogger.error(
+            { err: error, tenantId: event.tenantId },
+            'tier.changed refused by the contract',
+          );
+          return 'refused' as const;
+        },
+      );
+    },
+    now,
+  };
+  if (publish) {
+    ops.tiers = announcingTiers(ops.tiers, announcements, async (tenantId) => {
+      try {
+        const mark = await announcements.find(tenantId);
+        if (mark !== null) await announceTier(announceDeps, mark);
+      } catch (error) {
+        announceLogger.warn({ err: error, tenantId }, 'tier.changed left for the relay');
+      }
+    });
+  }
+  const runTierAnnouncements = () =>
+    publish
+      ? runAnnouncementPass(announceDeps, (tenantId, error) =>
+          announceLogger.warn({ err: error, tenantId }, 'tier.changed still to be announced'),
+        )
+      : Promise.resolve({ pending: 0, published: 0, refused: 0, failed: 0 });
   const reads: EntitlementsReadModel = createReadModelCache({
     ...(deps.readModelTtlMs === undefined ? {} : { ttlMs: deps.readModelTtlMs }),
     loadTier: (tenantId) => ops.tiers.findOrCreate(tenantId, now()),
@@ -187,6 +251,12 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     async prepare() {
       await seats.ensureIndexes();
       migration = await migrateUsageDocuments(deps.db, RECENT_EVENT_IDS_KEPT);
+      // Every tenant's tier is announced once under each catalogue version (the first start
+      // with announcements, a catalogue change); the relay publishes them.
+      if (publish) {
+        const marked = await announcements.markAllBelow(TIER_CATALOGUE_VERSION, now());
+        if (marked > 0) announceLogger.info({ marked }, 'tiers marked for announcement');
+      }
     },
     lastMigration: () => migration,
     async startConsumer(nc, options = {}) {
@@ -230,5 +300,12 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     runCleanup,
     history,
     rejectedEvents,
+    startTierAnnouncements: () =>
+      startTierAnnouncementJob({
+        intervalMs: DEFAULT_TIER_ANNOUNCEMENT_INTERVAL_MS,
+        run: runTierAnnouncements,
+        logger: announceLogger,
+      }),
+    runTierAnnouncements,
   };
 }

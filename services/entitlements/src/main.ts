@@ -1,5 +1,8 @@
+import { jetstream } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
-import { createRedisLease, DEFAULT_LEASE_TTL_MS } from '@tap/events';
+import type { ProductEvent } from '@tap/contracts';
+import { DependencyUnavailableError } from '@tap/errors';
+import { createEventPublisher, createRedisLease, DEFAULT_LEASE_TTL_MS } from '@tap/events';
 import { runConsumingService } from '@tap/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -11,8 +14,16 @@ const config = loadConfigOrExit('entitlements', () => loadConfig(process.env));
 await runConsumingService({
   name: 'entitlements',
   config,
-  build: ({ db, verifier, revocations, tls, logger, redis }) => {
-    const app = buildApp({ config, db, verifier, revocations, tls, logger });
+  build: ({ db, nats, verifier, revocations, tls, logger, redis }) => {
+    // Tier changes go out as tier.changed (docs/entitlements-model.md, "Tier changes on the bus").
+    const publish = async (event: ProductEvent) => {
+      const nc = nats.current();
+      if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
+      return createEventPublisher(jetstream(nc), { subjectPrefix: config.events.subjectPrefix }).publish(
+        event,
+      );
+    };
+    const app = buildApp({ config, db, verifier, revocations, tls, logger, publish });
     // One replica counts at a time (docs/entitlements-model.md): the holder of this lease.
     const lease = createRedisLease({
       redis,
@@ -25,6 +36,7 @@ await runConsumingService({
       startCleanup: () => app.startCleanup(),
       // The gateway's API request counts, copied into the usage history (same Redis).
       startApiRequestDays: () => app.startApiRequestDays(redis),
+      startTierAnnouncements: () => app.startTierAnnouncements(),
       // Cached reads drop what another replica's write made older (docs/entitlements-model.md).
       startReadModelNotices: (nc) => app.startReadModelNotices(nc),
       async startConsumer(nc) {
@@ -42,5 +54,6 @@ await runConsumingService({
   background: (app) => [
     { name: 'cleanup', start: () => app.startCleanup() },
     { name: 'api-request-days', start: () => app.startApiRequestDays() },
+    { name: 'tier announcements', start: () => app.startTierAnnouncements() },
   ],
 });

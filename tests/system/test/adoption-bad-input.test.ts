@@ -26,7 +26,8 @@ describe('bad input to the adoption endpoints: spec statuses and structured bodi
     await system.setTier(tenantId, 'CORE');
     api = adoptionApi(system, `Bearer ${await system.token(tenantId)}`);
     await system.publish(event(tenantId, 'company.profile_completed', {}, new Date()));
-    await waitFor(async () => ((await api.data<StateJson>('/state')).version === 1 ? true : undefined));
+    // Two writes: its tier.changed (setTier waits for it), then the profile event.
+    await waitFor(async () => ((await api.data<StateJson>('/state')).version === 2 ? true : undefined));
   });
   afterAll(async () => {
     await system?.stop();
@@ -62,7 +63,7 @@ describe('bad input to the adoption endpoints: spec statuses and structured bodi
       errorBody('MILESTONE_DEPENDENCIES_UNMET', { unmetDependencyKeys: ['first_import_completed'] }),
     );
     const done = await api.post('/milestones/kickoff_call_held/complete', {
-      expectedVersion: 1,
+      expectedVersion: 2,
       evidenceRef: 'crm:42',
     });
     expect(done.status).toBe(200);

@@ -64,7 +64,8 @@ describe('a tenant journey through the gateway', () => {
       currentMaturityRung: 'ONBOARDED',
       healthScore: null,
       healthBand: 'ONBOARDING',
-      version: 0,
+      // The tenant's one write so far: its tier.changed (tiers arrive by event).
+      version: 1,
     });
     expect(first.milestones.some((m) => m.status === 'DONE')).toBe(false);
     expect(await nextKey()).toBe('company_profile_completed');

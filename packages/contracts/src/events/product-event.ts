@@ -28,6 +28,7 @@ export const PRODUCT_EVENT_KINDS = [
   'cascade.completed',
   'data_set.expected',
   'milestone.completed',
+  'tier.changed',
 ] as const;
 
 export type ProductEventKind = (typeof PRODUCT_EVENT_KINDS)[number];

@@ -64,6 +64,21 @@ export {
   milestoneCompletedEvent,
 } from './milestones/complete-milestone.js';
 export type { CompleteMilestoneOptions, CompleteMilestoneOutcome } from './milestones/complete-milestone.js';
+export {
+  DEFAULT_TIER_CODE,
+  isNewerTier,
+  sameTier,
+  TIER_CHANGED_EVENT,
+  tierChangeOf,
+  UNSEEN_TIER,
+} from './tier/tier.js';
+export type { TierChange, TierEntry, TierView } from './tier/tier.js';
+export {
+  detectedCompletion,
+  detectedCompletionId,
+  newCompletions,
+} from './milestones/detected-completions.js';
+export type { NewCompletion } from './milestones/detected-completions.js';
 
 export { NBA_WEIGHTS, nextBestAction } from './nba/next-best-action.js';
 export type {
@@ -108,3 +123,5 @@ export { evaluatePlan } from './plans/objectives.js';
 export { EMPTY_SUMMARY, foldFacts, summaryFacts, summaryHolds } from './summary/tenant-summary.js';
 export type { KindCounter, SummarySlot, TenantSummary } from './summary/tenant-summary.js';
 export { changedSlots, overlaySlots, slotFactCount } from './summary/summary-layers.js';
+export { mergeSignals } from './risk/merge-signals.js';
+export { earlierCheck, nextDriftCheck } from './risk/next-check.js';

@@ -5,7 +5,7 @@ import type { TokenVerifier } from '@tap/tokens';
 import type { CompleteMilestoneDeps } from '../operations/complete-milestone.js';
 import type { SuccessPlan } from '../domain/index.js';
 import type { PlansRepository } from '../operations/ports.js';
-import type { Caller, TenantReadDeps } from '../tenant-state.js';
+import type { Caller, TenantReadDeps } from '../operations/read-tenant.js';
 
 /** Everything the adoption.v1 handlers use. */
 export interface AdoptionHandlerDeps extends CompleteMilestoneDeps {

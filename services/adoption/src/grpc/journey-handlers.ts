@@ -7,7 +7,7 @@ import {
   MAX_SIGNAL_LIMIT,
   nextBestAction,
 } from '../domain/index.js';
-import { callerTier, readTenant } from '../tenant-state.js';
+import { readTenant, tenantTier } from '../operations/read-tenant.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { activePlanOf } from '../operations/create-success-plan.js';
 import type { AdoptionExplanation, AdoptionState } from '../domain/index.js';
@@ -74,9 +74,8 @@ export function journeyHandlers(
 
     GetCoverage: unaryHandler('AdoptionService/GetCoverage', deps.logger, async (_request, ctx) => {
       const caller = await callerOf(ctx.metadata, deps.verifier);
-      const loading = deps.readAggregate(caller.claims.tenantId);
-      const { tier } = await callerTier(deps, caller, loading, { upgradeContexts: false });
-      const aggregate = await loading;
+      const aggregate = await deps.readAggregate(caller.claims.tenantId);
+      const { tier } = await tenantTier(deps, aggregate, { upgradeContexts: false });
       return coverages(aggregate, [tier], () =>
         coverageToWire(coverageCells({ facts: aggregate.facts, capabilities: tier.capabilities })),
       );

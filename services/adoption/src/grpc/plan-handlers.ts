@@ -3,7 +3,7 @@ import { answerMemo, unaryHandler } from '@tap/grpc-kit';
 import { evaluatePlan } from '../domain/index.js';
 import { activePlanOf, createSuccessPlan } from '../operations/create-success-plan.js';
 import { renewSuccessPlan } from '../operations/renew-success-plan.js';
-import { readTenant } from '../tenant-state.js';
+import { readTenant } from '../operations/read-tenant.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { planToWire } from './wire/plan-to-wire.js';
 import type { AdoptionState } from '../domain/index.js';

@@ -1,7 +1,7 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
 import { answerMemo, unaryHandler } from '@tap/grpc-kit';
 import { completeMilestoneFor } from '../operations/complete-milestone.js';
-import { readTenant } from '../tenant-state.js';
+import { readTenant } from '../operations/read-tenant.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { stateToWire } from './wire/state-to-wire.js';
 import type { AdoptionState } from '../domain/index.js';

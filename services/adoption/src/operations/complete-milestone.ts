@@ -5,9 +5,16 @@ import {
   type ManualCompletion,
   type SignalTransition,
 } from '../domain/index.js';
-import type { CompletionOutbox } from '../outbox/completion-outbox.js';
-import { recomputeOnWrite } from '../recompute-on-write.js';
-import { callerTier, recomputeForRead, type Caller, type TenantReadDeps } from '../tenant-state.js';
+import type { CompletionOutbox } from './completion-outbox.js';
+import { recomputeOnWrite } from './recompute-on-write.js';
+import { storedCompletions } from './ports.js';
+import {
+  recomputeForRead,
+  tenantTier,
+  type Caller,
+  type CallerTier,
+  type TenantReadDeps,
+} from './read-tenant.js';
 
 /** Compare-and-set rounds a pinned completion makes before it answers VERSION_CONFLICT. */
 export const MAX_RPC_WRITE_ATTEMPTS = 3;
@@ -51,10 +58,9 @@ export async function completeMilestoneFor(
 ): Promise<CompletedState> {
   const tenantId = caller.claims.tenantId;
   const expectedVersion = request.expectedVersion ?? undefined;
-  const firstRead = deps.aggregates.load(tenantId);
-  const tier = await callerTier(deps, caller, firstRead, { upgradeContexts: true });
   for (let attempt = 1; attempt <= MAX_RPC_WRITE_ATTEMPTS; attempt += 1) {
-    const aggregate = await (attempt === 1 ? firstRead : deps.aggregates.load(tenantId));
+    const aggregate = await deps.aggregates.load(tenantId);
+    const tier = await tenantTier(deps, aggregate, { upgradeContexts: true });
     const { state } = recomputeForRead(aggregate, tier, deps.now());
     const outcome = completeMilestone(
       state,
@@ -76,7 +82,7 @@ export async function completeMilestoneFor(
     const write = recomputeOnWrite({
       aggregate,
       facts: aggregate.facts,
-      manualCompletions: [...aggregate.manualCompletions, completion],
+      manualCompletions: [...storedCompletions(aggregate), completion],
       tier: tier.tier,
       version: aggregate.version + 1,
       now,
@@ -118,7 +124,7 @@ export async function completeMilestoneFor(
 async function completeUnpinned(
   deps: CompleteMilestoneDeps,
   caller: Caller,
-  tier: Awaited<ReturnType<typeof callerTier>>,
+  tier: CallerTier,
   completion: ManualCompletion,
 ): Promise<CompletedState> {
   const tenantId = caller.claims.tenantId;

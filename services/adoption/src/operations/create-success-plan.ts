@@ -1,5 +1,5 @@
 import { adoptionErrors, createPlan, type CreatePlanRequest, type SuccessPlan } from '../domain/index.js';
-import { readTenant, type Caller, type TenantReadDeps } from '../tenant-state.js';
+import { readTenant, type Caller, type TenantReadDeps } from './read-tenant.js';
 import type { PlansRepository } from './ports.js';
 
 /** What the success-plan use cases need; app.ts builds it (store/ implements the plans). */

@@ -1,16 +1,31 @@
 import {
+  DEFAULT_TIER_CODE,
+  detectedCompletion,
+  detectedCompletionId,
   foldFacts,
+  isNewerTier,
+  TIER_CHANGED_EVENT,
+  tierChangeOf,
+  UNSEEN_TIER,
+  type TierChange,
+  newCompletions,
   isEventKind,
   summaryFacts,
   toFact,
   type EventEnvelope,
   type EventFact,
+  type ManualCompletion,
   type SignalTransition,
   type TenantSummary,
 } from '../domain/index.js';
-import { recomputeOnWrite } from '../recompute-on-write.js';
-import type { DerivedRecord, TenantAggregate } from './ports.js';
-import { UNSEEN_TIER } from '../tier.js';
+import { recomputeOnWrite } from './recompute-on-write.js';
+import {
+  storedCompletions,
+  type DerivedRecord,
+  type TenantAggregate,
+  type TierCatalogue,
+  type TierSnapshot,
+} from './ports.js';
 
 /**
  * How many of the latest applied event ids the aggregate remembers, so a redelivery is
@@ -46,6 +61,10 @@ export interface IngestAggregates {
       keptFacts: readonly EventFact[];
       /** The aggregate the summary was folded from: the store writes only what changed, fenced on it. */
       read: TenantAggregate;
+      /** Milestones the events completed, stored once each with their ids in the outbox. */
+      completions: readonly ManualCompletion[];
+      /** The tier a `tier.changed` of the group set (absent: the tier stays). */
+      tier?: TierSnapshot;
     },
     expectedVersion: number,
     derived: DerivedRecord,
@@ -68,8 +87,30 @@ export interface RawEventLog {
   existing(tenantId: string, ids: readonly string[]): Promise<ReadonlySet<string>>;
 }
 
+/**
+ * Where the `milestone.completed` of an event-detected completion goes (outbox/completion-outbox.ts):
+ * the same outbox, relay and envelope as a manual completion's.
+ */
+export interface DetectedCompletionOutbox {
+  /** Before the write: the relay's reminder. */
+  expect(tenantId: string, completion: ManualCompletion, now: Date): Promise<void>;
+  /** After the write: publishes it now; a failure leaves it to the relay (never thrown). */
+  publishOrLeave(tenantId: string, completion: ManualCompletion): Promise<void>;
+}
+
 export interface IngestDeps {
   readonly aggregates: IngestAggregates;
+  /**
+   * The outbox of detected completions. Without it (tests of the store alone) they are stored
+   * DONE and marked unpublished, but nothing reminds the relay.
+   */
+  readonly completions?: DetectedCompletionOutbox;
+  /**
+   * The per-tier table: a `tier.changed` stores its tier's entry there before the tenant's write,
+   * and a tenant no change reached yet recomputes with the default tier's entry. Without it (tests
+   * of the store alone) such a tenant recomputes with UNSEEN_TIER.
+   */
+  readonly tiers?: TierCatalogue;
   readonly rawEvents: RawEventLog;
   readonly now: () => Date;
   readonly rescanMs: number;
@@ -111,8 +152,8 @@ function rejection(event: EventEnvelope): string {
 // One pass over what the aggregate remembers, so a group's dedupe costs its size, not size × history.
 function appliedIds(aggregate: TenantAggregate): (fact: EventFact) => boolean {
   const known = new Set([...aggregate.recentEventIds, ...aggregate.facts.map((f) => f.id)]);
-  const completions = new Set(aggregate.manualCompletions.map((c) => c.id));
-  // Adoption's own milestone.completed: the completion was stored by the API call that emitted it.
+  const completions = new Set(storedCompletions(aggregate).map((c) => c.id));
+  // Adoption's own milestone.completed: the completion was stored by the write that emitted it.
   return (fact) => known.has(fact.id) || (fact.type === 'milestone.completed' && completions.has(fact.id));
 }
 
@@ -160,6 +201,23 @@ async function fresh(
 }
 
 /**
+ * The newest of the group's tier changes, if it is newer than the tier the tenant holds (and was
+ * not applied already: a change older than or as old as the held one is a no-op, so redeliveries
+ * and replays never go back to an older tier).
+ */
+function newestTierChange(
+  aggregate: TenantAggregate,
+  changes: readonly { item: IngestItem; change: TierChange }[],
+): TierChange | null {
+  let newest: TierChange | null = null;
+  for (const { change } of changes) {
+    if (newest === null || isNewerTier(newest.changedAt, change)) newest = change;
+  }
+  if (newest === null) return null;
+  return isNewerTier(aggregate.tier?.changedAt ?? null, newest) ? newest : null;
+}
+
+/**
  * Applies one tenant's events, in stream order, with ONE conditional write: the group is
  * folded into the summary in memory, recomputed once, and stored at the version it was read
  * at together with the highest stream sequence, so a redelivery of any of them (seq <= lastSeq,
@@ -173,23 +231,36 @@ export async function ingestProductEvents(
   items: readonly IngestItem[],
   options: IngestOptions = {},
 ): Promise<IngestOutcome> {
-  const decoded = items.flatMap((item) => {
+  const tierItems = items.filter((item) => item.event.type === TIER_CHANGED_EVENT);
+  const productItems = items.filter((item) => item.event.type !== TIER_CHANGED_EVENT);
+  const tierChanges = tierItems.flatMap((item) => {
+    const change = tierChangeOf(item.event);
+    return change === null ? [] : [{ item, change }];
+  });
+  const decoded = productItems.flatMap((item) => {
     const fact = toFact(item.event);
     return fact === null ? [] : [{ item, fact }];
   });
-  const ignored = items.length - decoded.length;
-  const rejected = items
-    .filter((item) => item.seq !== null && toFact(item.event) === null)
-    .map((item) => ({ seq: item.seq ?? 0, reason: rejection(item.event) }));
-  if (decoded.length === 0) return { applied: 0, duplicates: 0, ignored, rejected, unlogged: [] };
+  const ignored = items.length - decoded.length - tierChanges.length;
+  const rejected = [
+    ...productItems
+      .filter((item) => item.seq !== null && toFact(item.event) === null)
+      .map((item) => ({ seq: item.seq ?? 0, reason: rejection(item.event) })),
+    ...tierItems
+      .filter((item) => item.seq !== null && tierChangeOf(item.event) === null)
+      .map((item) => ({ seq: item.seq ?? 0, reason: 'tier.changed without a valid tier in its data' })),
+  ];
+  if (decoded.length === 0 && tierChanges.length === 0)
+    return { applied: 0, duplicates: 0, ignored, rejected, unlogged: [] };
   for (let attempt = 1; attempt <= MAX_INGEST_ATTEMPTS; attempt += 1) {
     const aggregate = await deps.aggregates.load(tenantId);
     const toApply = await fresh(deps.rawEvents, aggregate, decoded);
-    const duplicates = decoded.length - toApply.length;
+    const tierChange = newestTierChange(aggregate, tierChanges);
+    const duplicates = decoded.length - toApply.length + tierChanges.length - (tierChange ? 1 : 0);
     // Applied before (a redelivery): logged again, harmlessly, so a group written whose raw-log
     // append failed is in the log once it comes back.
     const reapplied = alreadyApplied(decoded, toApply);
-    if (toApply.length === 0) {
+    if (toApply.length === 0 && tierChange === null) {
       if (!options.deferRawLog) await deps.rawEvents.append(tenantId, reapplied, deps.now());
       return { applied: 0, duplicates, ignored, rejected, unlogged: options.deferRawLog ? reapplied : [] };
     }
@@ -197,32 +268,52 @@ export async function ingestProductEvents(
     const facts = toApply.map((d) => d.fact);
     const summary = foldFacts(aggregate.summary, facts, now);
     const keptFacts = summaryFacts(summary);
-    const seqs = toApply.map((d) => d.item.seq ?? 0);
-    const change = {
-      summary,
-      recentEventIds: [...aggregate.recentEventIds, ...facts.map((f) => f.id)].slice(-RECENT_IDS_KEPT),
-      lastSeq: Math.max(aggregate.lastSeq, ...seqs),
-      keptFacts,
-      read: aggregate,
-    };
-    const { derived, transitions, reschedule } = recomputeOnWrite({
+    const seqs = [...toApply.map((d) => d.item.seq ?? 0), ...tierChanges.map((t) => t.item.seq ?? 0)];
+    const stored = storedCompletions(aggregate);
+    const tier: TierSnapshot | undefined = tierChange
+      ? {
+          tierCode: tierChange.entry.tierCode,
+          pathProfile: tierChange.entry.pathProfile,
+          capabilities: tierChange.entry.capabilities,
+          changedAt: tierChange.changedAt,
+        }
+      : undefined;
+    // The tier's entry first: a tenant stored with a tier always finds its tier's offers.
+    if (tierChange) await deps.tiers?.put(tierChange.entry);
+    const { derived, transitions, reschedule, result } = recomputeOnWrite({
       aggregate,
       facts: keptFacts,
-      manualCompletions: aggregate.manualCompletions,
-      tier: aggregate.tier ?? UNSEEN_TIER,
+      manualCompletions: stored,
+      tier: tier ?? aggregate.tier ?? (await deps.tiers?.entry(DEFAULT_TIER_CODE)) ?? UNSEEN_TIER,
       version: aggregate.version + 1,
       now,
       rescanMs: deps.rescanMs,
     });
+    const completions = newCompletions(result.state, stored).map((c) =>
+      detectedCompletion(c, detectedCompletionId(tenantId, c.key)),
+    );
+    const newIds = [...facts.map((f) => f.id), ...tierChanges.map((t) => t.item.event.id)];
+    const change = {
+      summary,
+      recentEventIds: [...aggregate.recentEventIds, ...newIds].slice(-RECENT_IDS_KEPT),
+      lastSeq: Math.max(aggregate.lastSeq, ...seqs),
+      keptFacts,
+      read: aggregate,
+      completions,
+      ...(tier ? { tier } : {}),
+    };
     // Before the write: an early check finds nothing to do, a missing one would leave risks unwatched.
     if (reschedule) await deps.schedule(tenantId, reschedule);
+    // Before the write too: a completion stored without its reminder would never be relayed.
+    for (const completion of completions) await deps.completions?.expect(tenantId, completion, now);
     if (await deps.aggregates.applyFacts(tenantId, change, aggregate.version, derived, now)) {
       // After the write, so a logged event is an applied one (see `fresh`).
       const logged = [...reapplied, ...facts];
       if (!options.deferRawLog) await deps.rawEvents.append(tenantId, logged, now);
       if (transitions.length > 0) deps.onTransitions(tenantId, transitions);
+      for (const completion of completions) await deps.completions?.publishOrLeave(tenantId, completion);
       return {
-        applied: facts.length,
+        applied: facts.length + (tierChange ? 1 : 0),
         duplicates,
         ignored,
         rejected,

@@ -7,6 +7,7 @@ import type {
   SuccessPlan,
   SummarySlot,
   TenantSummary,
+  TierEntry,
 } from '../domain/index.js';
 
 /**
@@ -15,13 +16,27 @@ import type {
  */
 
 /**
- * The tier last seen through an authenticated call. The event consumer and the drift watch
- * have no caller token to ask entitlements with, so they recompute with this snapshot.
+ * The tenant's tier as the last `tier.changed` applied to it said (entitlements is its owner and
+ * announces every change on the bus); every read, write and drift pass recomputes with it.
  */
 export interface TierSnapshot {
   readonly tierCode: string;
   readonly pathProfile: PathProfile;
   readonly capabilities: readonly string[];
+  /** When entitlements set it (absent: stored before tiers came by event; any change is newer). */
+  readonly changedAt?: string;
+}
+
+/**
+ * The tier catalogue as entitlements announced it, one entry per tier (the newest catalogue
+ * version's): what a tier grants and what to offer for what it lacks. Reads take the upgrade
+ * offers from here, never from entitlements (store/tier-catalogue-repository.ts).
+ */
+export interface TierCatalogue {
+  /** The entry of `tierCode`; undefined until a `tier.changed` for that tier reached adoption. */
+  entry(tierCode: string): Promise<TierEntry | undefined>;
+  /** Stores `entry` unless one of a newer catalogue version is stored. */
+  put(entry: TierEntry): Promise<void>;
 }
 
 /**
@@ -46,14 +61,24 @@ export interface TenantAggregate {
   readonly recentEventIds: readonly string[];
   readonly lastSeq: number;
   readonly manualCompletions: readonly ManualCompletion[];
+  /**
+   * Event-detected milestones stored DONE, with their instant and the id of their
+   * `milestone.completed` (one per milestone, written by the event write that completed it).
+   */
+  readonly detectedCompletions: readonly ManualCompletion[];
   readonly version: number;
   readonly lastBand: HealthBand | null;
   readonly tier: TierSnapshot | null;
   readonly signals: readonly RiskSignal[];
   readonly driftRevision: number;
   readonly scheduledCheck: Date | null;
-  /** Ids of manual completions whose event is still to be published (the outbox). */
+  /** Ids of completions (manual or detected) whose event is still to be published (the outbox). */
   readonly unpublished: readonly string[];
+}
+
+/** Every stored completion, manual and detected: what a recompute reads as DONE. */
+export function storedCompletions(aggregate: TenantAggregate): readonly ManualCompletion[] {
+  return [...aggregate.manualCompletions, ...aggregate.detectedCompletions];
 }
 
 /** What a recompute-on-write stores next to the change it made. */
@@ -79,4 +104,146 @@ export interface PlansRepository {
     renewed: SuccessPlan,
     successor: SuccessPlan,
   ): Promise<'renewed' | 'conflict'>;
+}
+
+/** What applying a tenant's events changes: the folded summary and the duplicate guards. */
+export interface FactsChange {
+  readonly summary: TenantSummary;
+  readonly recentEventIds: readonly string[];
+  readonly lastSeq: number;
+  /** The facts the folded summary keeps (`summaryFacts(summary)`, computed once by the caller). */
+  readonly keptFacts: readonly EventFact[];
+  /**
+   * The aggregate the summary was folded from: only the slots that changed since are written, and
+   * the write is fenced on its `driftRevision` too (a drift-watch record since then changed the
+   * ledger this write would overwrite).
+   */
+  readonly read: TenantAggregate;
+  /**
+   * Event-detected completions this change stores for the first time (with their ids in the
+   * outbox, in the same update); the version guard makes each one stored once.
+   */
+  readonly completions: readonly ManualCompletion[];
+  /** The tier a `tier.changed` set (absent: the stored tier stays). */
+  readonly tier?: TierSnapshot;
+}
+
+export interface AggregatesRepository {
+  /** The tenant's aggregate; an empty one (version 0) when nothing was written yet. */
+  load(tenantId: string): Promise<TenantAggregate>;
+  /**
+   * The aggregate as this repository's last `applyFacts` left it, when it remembers it
+   * (last-written-aggregates.ts), else `load`. For the event consumer, whose next write is fenced.
+   */
+  loadForFacts(tenantId: string): Promise<TenantAggregate>;
+  /**
+   * Stores the summary with any number of events folded in, and its recompute, if the aggregate
+   * is still at `expectedVersion` and the drift ledger at `change.read.driftRevision`; false when
+   * another write got there first (read again, fold again, retry). One single-document update,
+   * whatever the number of events.
+   */
+  applyFacts(
+    tenantId: string,
+    change: FactsChange,
+    expectedVersion: number,
+    derived: DerivedRecord,
+    now: Date,
+  ): Promise<boolean>;
+  /**
+   * Appends a manual completion and its recompute if the aggregate is still at `expectedVersion`,
+   * and in the same update puts the completion in the outbox: its event is still to be published.
+   */
+  recordCompletion(
+    tenantId: string,
+    completion: ManualCompletion,
+    expectedVersion: number,
+    derived: DerivedRecord,
+    now: Date,
+  ): Promise<boolean>;
+  /**
+   * Stores a manual completion whatever the version, unless the milestone already has one:
+   * for a caller that sent no `expectedVersion`, so the event consumer's writes can never make
+   * it fail. It leaves the recompute's derived fields to the next write or drift pass (the
+   * consumer's next write recomputes with the completion in). Puts it in the outbox in the same update.
+   */
+  recordCompletionOnce(
+    tenantId: string,
+    completion: ManualCompletion,
+    now: Date,
+  ): Promise<'recorded' | 'already-done'>;
+}
+
+/** A tenant whose check is due, and since when. */
+export interface DueTenant {
+  readonly tenantId: string;
+  readonly dueAt: Date;
+}
+
+export interface DriftRepository {
+  /** Sets when the tenant is next due (null: never, until a write schedules it). */
+  schedule(tenantId: string, at: Date | null): Promise<void>;
+  /** Tenants whose check is due, most overdue first. */
+  due(now: Date, limit: number): Promise<readonly DueTenant[]>;
+  /**
+   * Takes a due tenant for this replica: an insert keyed by tenant, due time and lease period,
+   * so of several replicas asking at once exactly one gets a claim. A replica that dies holding
+   * it delays the tenant by one lease at most (the next period has a new key).
+   */
+  claim(due: DueTenant, now: Date, leaseMs: number): Promise<string | null>;
+  /** Gives a claim back once the tenant's check is recorded (or failed). */
+  release(claim: string): Promise<void>;
+  /**
+   * Stores a drift-watch recompute if neither the facts (`version`) nor the ledger
+   * (`driftRevision`) moved since they were read; false when another writer got there first.
+   */
+  record(
+    tenantId: string,
+    read: { version: number; driftRevision: number },
+    derived: DerivedRecord,
+    now: Date,
+  ): Promise<boolean>;
+}
+
+/** A completion whose event the relay should check, and since when. */
+export interface DuePublication {
+  readonly tenantId: string;
+  readonly completionId: string;
+  readonly dueAt: Date;
+  /** When the completing call wrote this reminder (just before the completion itself). */
+  readonly createdAt: Date;
+}
+
+/**
+ * Where a completion stands: its event still to be published, published already, or not in
+ * the aggregate at all (the completing write lost its race, or has not landed yet).
+ */
+export type OutboxEntry =
+  | { readonly state: 'unpublished'; readonly completion: ManualCompletion }
+  | { readonly state: 'published' }
+  | { readonly state: 'unwritten' };
+
+export interface OutboxRepository {
+  /**
+   * Reminds the relay to check the completion's event at `dueAt`. Written before the completion:
+   * a reminder without a completion is dropped by the relay, a completion without a reminder
+   * would never be relayed.
+   */
+  remind(tenantId: string, completionId: string, dueAt: Date, now: Date): Promise<void>;
+  /** Reminders that are due, oldest first. */
+  due(now: Date, limit: number): Promise<readonly DuePublication[]>;
+  /**
+   * Takes a due reminder for this replica: an insert keyed by completion, due time and lease
+   * period, so of several replicas asking at once exactly one gets it.
+   */
+  claim(due: DuePublication, now: Date, leaseMs: number): Promise<string | null>;
+  /** Gives a claim back once the reminder is dealt with (or failed). */
+  release(claim: string): Promise<void>;
+  /** Where the completion stands in its tenant's aggregate. */
+  entry(tenantId: string, completionId: string): Promise<OutboxEntry>;
+  /** Takes the completion out of the outbox (its event is in the stream) and drops its reminder. */
+  markPublished(tenantId: string, completionId: string): Promise<void>;
+  /** Drops a reminder (its completion is published, or was never written). */
+  forget(tenantId: string, completionId: string): Promise<void>;
+  /** Moves a reminder later. */
+  postpone(due: DuePublication, until: Date): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { adoptionErrors, renewPlan, type AdoptionState } from '../domain/index.js';
-import { callerTier, recomputeForRead, type Caller } from '../tenant-state.js';
+import { recomputeForRead, tenantTier, type Caller } from './read-tenant.js';
 import type { SuccessPlanDeps } from './create-success-plan.js';
 
 /**
@@ -12,12 +12,8 @@ export async function renewSuccessPlan(
   request: { readonly fromPlanId: string; readonly targetDate?: string },
 ): Promise<{ readonly state: AdoptionState; readonly appliedEvents: number }> {
   const tenantId = caller.claims.tenantId;
-  const loading = deps.aggregates.load(tenantId);
-  const [tier, chain] = await Promise.all([
-    callerTier(deps, caller, loading, { upgradeContexts: true }),
-    deps.plans.chain(tenantId),
-  ]);
-  const aggregate = await loading;
+  const [aggregate, chain] = await Promise.all([deps.aggregates.load(tenantId), deps.plans.chain(tenantId)]);
+  const tier = await tenantTier(deps, aggregate, { upgradeContexts: true });
   const now = deps.now();
   const { state } = recomputeForRead(aggregate, tier, now);
   const generation = chain.findIndex((p) => p.id === request.fromPlanId);

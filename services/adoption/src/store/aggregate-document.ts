@@ -52,6 +52,12 @@ export interface AggregateDocument {
   /** Before the summary: every fact, embedded. Only start-up migration reads it, then removes it. */
   facts?: EventFact[];
   manualCompletions: ManualCompletion[];
+  /**
+   * Event-detected milestones stored DONE (absent: none yet, or a document from before them). At
+   * most one per catalogue milestone, so bounded; pushed by the event write that completed them,
+   * with their ids in `outbox` in the same update.
+   */
+  detectedCompletions?: ManualCompletion[];
   version: number;
   /** Band of the last recompute-on-write, for the health model's hysteresis. */
   lastBand: HealthBand | null;
@@ -62,7 +68,7 @@ export interface AggregateDocument {
   /** The due time this document last put in the drift schedule (see drift/next-check.ts). */
   scheduledCheck: Date | null;
   /**
-   * The outbox: ids of manual completions whose `milestone.completed` event the stream has not
+   * The outbox: ids of completions (manual or detected) whose `milestone.completed` event the stream has not
    * confirmed yet. Pushed by the same update that stores the completion, pulled once it is
    * published (see outbox-repository.ts).
    */
@@ -77,6 +83,7 @@ export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id' | 'fact
     recentEventIds: packIds([]),
     lastSeq: 0,
     manualCompletions: [],
+    detectedCompletions: [],
     version: 0,
     lastBand: null,
     tier: null,
@@ -116,6 +123,7 @@ export function toAggregate(
     recentEventIds: unpackIds(doc.recentEventIds),
     lastSeq: doc.lastSeq ?? 0,
     manualCompletions: doc.manualCompletions ?? [],
+    detectedCompletions: doc.detectedCompletions ?? [],
     version: doc.version ?? 0,
     lastBand: doc.lastBand ?? null,
     tier: doc.tier ?? null,

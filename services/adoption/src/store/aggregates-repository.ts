@@ -1,6 +1,5 @@
 import type { Collection, Db, PushOperator } from 'mongodb';
-import type { EventFact, ManualCompletion, TenantSummary } from '../domain/index.js';
-import type { TenantAggregate as ReadAggregate } from '../operations/ports.js';
+import type { AggregatesRepository } from '../operations/ports.js';
 import {
   AGGREGATES_COLLECTION,
   derivedFields,
@@ -11,7 +10,6 @@ import {
   type AggregateDocument,
   type DerivedRecord,
   type TenantAggregate,
-  type TierSnapshot,
 } from './aggregate-document.js';
 import { afterFactsWrite, type LastWrittenAggregates } from './last-written-aggregates.js';
 import { planSummaryWrite } from './summary-layout.js';
@@ -23,67 +21,7 @@ import {
 import type { TenantWriteLock } from './tenant-write-lock.js';
 import { counterIs, insertDefaults, isDuplicateKey } from './write-helpers.js';
 
-/** What applying a tenant's events changes: the folded summary and the duplicate guards. */
-export interface FactsChange {
-  readonly summary: TenantSummary;
-  readonly recentEventIds: readonly string[];
-  readonly lastSeq: number;
-  /** The facts the folded summary keeps (`summaryFacts(summary)`, computed once by the caller). */
-  readonly keptFacts: readonly EventFact[];
-  /**
-   * The aggregate the summary was folded from: only the slots that changed since are written, and
-   * the write is fenced on its `driftRevision` too (a drift-watch record since then changed the
-   * ledger this write would overwrite).
-   */
-  readonly read: ReadAggregate;
-}
-
-export interface AggregatesRepository {
-  /** The tenant's aggregate; an empty one (version 0) when nothing was written yet. */
-  load(tenantId: string): Promise<TenantAggregate>;
-  /**
-   * The aggregate as this repository's last `applyFacts` left it, when it remembers it
-   * (last-written-aggregates.ts), else `load`. For the event consumer, whose next write is fenced.
-   */
-  loadForFacts(tenantId: string): Promise<TenantAggregate>;
-  /**
-   * Stores the summary with any number of events folded in, and its recompute, if the aggregate
-   * is still at `expectedVersion` and the drift ledger at `change.read.driftRevision`; false when
-   * another write got there first (read again, fold again, retry). One single-document update,
-   * whatever the number of events.
-   */
-  applyFacts(
-    tenantId: string,
-    change: FactsChange,
-    expectedVersion: number,
-    derived: DerivedRecord,
-    now: Date,
-  ): Promise<boolean>;
-  /**
-   * Appends a manual completion and its recompute if the aggregate is still at `expectedVersion`,
-   * and in the same update puts the completion in the outbox: its event is still to be published.
-   */
-  recordCompletion(
-    tenantId: string,
-    completion: ManualCompletion,
-    expectedVersion: number,
-    derived: DerivedRecord,
-    now: Date,
-  ): Promise<boolean>;
-  /**
-   * Stores a manual completion whatever the version, unless the milestone already has one:
-   * for a caller that sent no `expectedVersion`, so the event consumer's writes can never make
-   * it fail. It leaves the recompute's derived fields to the next write or drift pass (the
-   * consumer's next write recomputes with the completion in). Puts it in the outbox in the same update.
-   */
-  recordCompletionOnce(
-    tenantId: string,
-    completion: ManualCompletion,
-    now: Date,
-  ): Promise<'recorded' | 'already-done'>;
-  /** Remembers the tier entitlements named for the tenant (no version change: nothing happened). */
-  saveTier(tenantId: string, tier: TierSnapshot, now: Date): Promise<void>;
-}
+export type { AggregatesRepository, FactsChange } from '../operations/ports.js';
 
 /** Reads of a document and its parts before a part that stays missing is an error. */
 const MAX_LOAD_ATTEMPTS = 5;
@@ -188,7 +126,18 @@ export function aggregatesRepository(
               summaryParts: refs,
               recentEventIds: packIds(change.recentEventIds),
               lastSeq: change.lastSeq,
+              ...(change.tier
+                ? { tier: { ...change.tier, capabilities: [...change.tier.capabilities] } }
+                : {}),
             },
+            ...(change.completions.length === 0
+              ? {}
+              : {
+                  $push: {
+                    detectedCompletions: { $each: [...change.completions] },
+                    outbox: { $each: change.completions.map((c) => c.id) },
+                  } as PushOperator<AggregateDocument>,
+                }),
           },
           derived,
           now,
@@ -243,23 +192,6 @@ export function aggregatesRepository(
           // The upsert found the document, with this milestone already completed.
           if (isDuplicateKey(error)) return 'already-done';
           throw error;
-        }
-      }),
-    saveTier: (tenantId, tier, now) =>
-      lock.run(tenantId, async () => {
-        forget(tenantId);
-        try {
-          await aggregates.updateOne(
-            { _id: tenantId },
-            {
-              $set: { tier: { ...tier, capabilities: [...tier.capabilities] } },
-              $setOnInsert: insertDefaults(now, ['tier']),
-            },
-            { upsert: true },
-          );
-        } catch (error) {
-          // Two first reads raced to create the document; the other one stored the same tier.
-          if (!isDuplicateKey(error)) throw error;
         }
       }),
   };

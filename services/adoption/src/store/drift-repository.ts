@@ -1,10 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import {
-  AGGREGATES_COLLECTION,
-  derivedFields,
-  type AggregateDocument,
-  type DerivedRecord,
-} from './aggregate-document.js';
+import { AGGREGATES_COLLECTION, derivedFields, type AggregateDocument } from './aggregate-document.js';
 import { leaseClaims } from './lease-claims.js';
 import type { TenantWriteLock } from './tenant-write-lock.js';
 import { counterIs } from './write-helpers.js';
@@ -19,36 +14,9 @@ interface ScheduleDocument {
   dueAt: Date;
 }
 
-/** A tenant whose check is due, and since when. */
-export interface DueTenant {
-  readonly tenantId: string;
-  readonly dueAt: Date;
-}
+import type { DriftRepository } from '../operations/ports.js';
 
-export interface DriftRepository {
-  /** Sets when the tenant is next due (null: never, until a write schedules it). */
-  schedule(tenantId: string, at: Date | null): Promise<void>;
-  /** Tenants whose check is due, most overdue first. */
-  due(now: Date, limit: number): Promise<readonly DueTenant[]>;
-  /**
-   * Takes a due tenant for this replica: an insert keyed by tenant, due time and lease period,
-   * so of several replicas asking at once exactly one gets a claim. A replica that dies holding
-   * it delays the tenant by one lease at most (the next period has a new key).
-   */
-  claim(due: DueTenant, now: Date, leaseMs: number): Promise<string | null>;
-  /** Gives a claim back once the tenant's check is recorded (or failed). */
-  release(claim: string): Promise<void>;
-  /**
-   * Stores a drift-watch recompute if neither the facts (`version`) nor the ledger
-   * (`driftRevision`) moved since they were read; false when another writer got there first.
-   */
-  record(
-    tenantId: string,
-    read: { version: number; driftRevision: number },
-    derived: DerivedRecord,
-    now: Date,
-  ): Promise<boolean>;
-}
+export type { DriftRepository, DueTenant } from '../operations/ports.js';
 
 /** The drift watch's store: schedule, claims, and the ledger in the aggregate documents. */
 export function driftRepository(db: Db, lock: TenantWriteLock): DriftRepository {

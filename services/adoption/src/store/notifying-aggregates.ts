@@ -30,10 +30,6 @@ export function notifyingAggregates(
       if (outcome === 'recorded') changed(tenantId);
       return outcome;
     },
-    saveTier: async (tenantId, tier, now) => {
-      await aggregates.saveTier(tenantId, tier, now);
-      changed(tenantId);
-    },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { ManualCompletion } from '../domain/index.js';
+import type { OutboxRepository } from '../operations/ports.js';
 import { AGGREGATES_COLLECTION, type AggregateDocument } from './aggregate-document.js';
 import { leaseClaims } from './lease-claims.js';
 import type { TenantWriteLock } from './tenant-write-lock.js';
@@ -23,49 +23,7 @@ interface DueDocument {
   createdAt: Date;
 }
 
-/** A completion whose event the relay should check, and since when. */
-export interface DuePublication {
-  readonly tenantId: string;
-  readonly completionId: string;
-  readonly dueAt: Date;
-  /** When the completing call wrote this reminder (just before the completion itself). */
-  readonly createdAt: Date;
-}
-
-/**
- * Where a completion stands: its event still to be published, published already, or not in
- * the aggregate at all (the completing write lost its race, or has not landed yet).
- */
-export type OutboxEntry =
-  | { readonly state: 'unpublished'; readonly completion: ManualCompletion }
-  | { readonly state: 'published' }
-  | { readonly state: 'unwritten' };
-
-export interface OutboxRepository {
-  /**
-   * Reminds the relay to check the completion's event at `dueAt`. Written before the completion:
-   * a reminder without a completion is dropped by the relay, a completion without a reminder
-   * would never be relayed.
-   */
-  remind(tenantId: string, completionId: string, dueAt: Date, now: Date): Promise<void>;
-  /** Reminders that are due, oldest first. */
-  due(now: Date, limit: number): Promise<readonly DuePublication[]>;
-  /**
-   * Takes a due reminder for this replica: an insert keyed by completion, due time and lease
-   * period, so of several replicas asking at once exactly one gets it.
-   */
-  claim(due: DuePublication, now: Date, leaseMs: number): Promise<string | null>;
-  /** Gives a claim back once the reminder is dealt with (or failed). */
-  release(claim: string): Promise<void>;
-  /** Where the completion stands in its tenant's aggregate. */
-  entry(tenantId: string, completionId: string): Promise<OutboxEntry>;
-  /** Takes the completion out of the outbox (its event is in the stream) and drops its reminder. */
-  markPublished(tenantId: string, completionId: string): Promise<void>;
-  /** Drops a reminder (its completion is published, or was never written). */
-  forget(tenantId: string, completionId: string): Promise<void>;
-  /** Moves a reminder later. */
-  postpone(due: DuePublication, until: Date): Promise<void>;
-}
+export type { DuePublication, OutboxEntry, OutboxRepository } from '../operations/ports.js';
 
 const reminderId = (tenantId: string, completionId: string): string => `${tenantId}:${completionId}`;
 
@@ -114,9 +72,11 @@ export function outboxRepository(db: Db, lock: TenantWriteLock): OutboxRepositor
     async entry(tenantId, completionId) {
       const doc = await aggregates.findOne(
         { _id: tenantId },
-        { projection: { manualCompletions: 1, outbox: 1 } },
+        { projection: { manualCompletions: 1, detectedCompletions: 1, outbox: 1 } },
       );
-      const completion = doc?.manualCompletions?.find((c) => c.id === completionId);
+      const completion = [...(doc?.manualCompletions ?? []), ...(doc?.detectedCompletions ?? [])].find(
+        (c) => c.id === completionId,
+      );
       if (completion === undefined) return { state: 'unwritten' };
       return (doc?.outbox ?? []).includes(completionId)
         ? { state: 'unpublished', completion }

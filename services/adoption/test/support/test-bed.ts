@@ -8,10 +8,15 @@ import {
   type EntitlementsServiceClient,
   type ProductEvent,
 } from '@tap/contracts';
-import { createEventPublisher, type BatchConsumer, type EventPublisher } from '@tap/events';
+import {
+  createEventPublisher,
+  ensureEventStream,
+  type BatchConsumer,
+  type EventPublisher,
+} from '@tap/events';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testClock, testIdentity, testNamespace, type TestClock } from '@tap/testkit';
+import { infraUrls, testClock, testIdentity, testNamespace, waitFor, type TestClock } from '@tap/testkit';
 import { MongoClient, type Db } from 'mongodb';
 import { buildApp, type AdoptionApp } from '../../src/app.js';
 import type { AdoptionConfig, DriftWatchConfig } from '../../src/config.js';
@@ -83,29 +88,6 @@ export async function openTestBed(
   const clock = testClock();
   const tokens = await testTokens();
   const revocations = await testRevocations(namespace);
-  const entitlements: EntitlementsApp = buildEntitlements({
-    config: {},
-    db: entitlementsDb,
-    verifier: tokens.verifier,
-    revocations: revocations.revocations,
-    tls: tlsFromPem(await testIdentity('entitlements')),
-    logger,
-  });
-  await entitlements.prepare();
-  const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
-  // Adoption's own certificate: what the allowlist admits it to (GetTier, GetUpgradeContext).
-  const adoptionTls = tlsFromPem(await testIdentity('adoption'));
-  const entitlementsClient: EntitlementsServiceClient = createClient(
-    contracts().entitlements.EntitlementsService,
-    entitlementsAddress,
-    adoptionTls,
-  );
-  // The bed sets tiers as the operator does.
-  const operatorEntitlements: EntitlementsServiceClient = createClient(
-    contracts().entitlements.EntitlementsService,
-    entitlementsAddress,
-    tlsFromPem(await testIdentity('operator')),
-  );
   const nc: NatsConnection = await connect({ servers: urls.natsUrl, name: namespace });
   const js = jetstream(nc);
   const events = {
@@ -115,6 +97,27 @@ export async function openTestBed(
     duplicateWindowMs: 60_000,
   };
   const publisher = createEventPublisher(js, { subjectPrefix: namespace });
+  // The stream exists from the start, so a tier set before the consumer starts is kept for it.
+  await ensureEventStream(await jetstreamManager(nc), events);
+  const entitlements: EntitlementsApp = buildEntitlements({
+    config: {},
+    db: entitlementsDb,
+    verifier: tokens.verifier,
+    revocations: revocations.revocations,
+    tls: tlsFromPem(await testIdentity('entitlements')),
+    logger,
+    // Tier changes reach adoption as they do in production: tier.changed on the bed's stream.
+    publish: (event) => publisher.publish(event),
+  });
+  await entitlements.prepare();
+  const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
+  const adoptionTls = tlsFromPem(await testIdentity('adoption'));
+  // The bed sets tiers as the operator does.
+  const operatorEntitlements: EntitlementsServiceClient = createClient(
+    contracts().entitlements.EntitlementsService,
+    entitlementsAddress,
+    tlsFromPem(await testIdentity('operator')),
+  );
   const noticeStops: (() => void)[] = [];
   // As main.ts does: every app publishes its writes and hears the others' (the read model).
   const withNotices = (built: AdoptionApp): AdoptionApp => {
@@ -128,7 +131,6 @@ export async function openTestBed(
       verifier: tokens.verifier,
       revocations: revocations.revocations,
       tls: adoptionTls,
-      entitlements: entitlementsClient,
       publish: (event) => (options.publish ? options.publish(event, publisher) : publisher.publish(event)),
       logger,
       now: clock.now,
@@ -146,6 +148,7 @@ export async function openTestBed(
     tlsFromPem(await testIdentity('gateway')),
   );
   const consumers: BatchConsumer[] = [];
+  const running = new Set<BatchConsumer>();
   return {
     app,
     client,
@@ -162,11 +165,39 @@ export async function openTestBed(
     async startConsumer(which = app) {
       // Short redelivery backoff: tests that fail a delivery on purpose should not wait a second.
       const consumer = await which.startConsumer(nc, { retryBackoff: { initialMs: 50, maxMs: 200 } });
+      running.add(consumer);
       consumers.push(consumer);
-      return consumer;
+      return {
+        ...consumer,
+        stop: async () => {
+          running.delete(consumer);
+          await consumer.stop();
+        },
+      };
     },
+    // As the operator does; entitlements publishes the tier.changed right after it answers. This
+    // waits until it is in the stream (when there is one: a test may have deleted it), and with
+    // a consumer running until adoption has applied it, as a person would see it.
     async setTier(tenantId, tierCode) {
       await unaryCall(operatorEntitlements, 'SetTier', { tenantId, tierCode });
+      const jsm = await jetstreamManager(nc);
+      if (
+        await jsm.streams.info(events.streamName).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        const marks = entitlementsDb.collection<{ _id: string }>('tier_announcements');
+        await waitFor('entitlements to publish the tier.changed', async () => {
+          return (await marks.countDocuments({ _id: tenantId })) === 0;
+        });
+      }
+      if (running.size === 0) return;
+      const aggregates = db.collection<{ _id: string; tier?: { tierCode?: string } | null }>('aggregates');
+      await waitFor(`adoption to apply ${tierCode} for ${tenantId}`, async () => {
+        const doc = await aggregates.findOne({ _id: tenantId }, { projection: { tier: 1 } });
+        return doc?.tier?.tierCode === tierCode;
+      });
     },
     async as(tenantId, role) {
       return { authorization: await tokens.bearer(tenantId, role) };
@@ -175,7 +206,6 @@ export async function openTestBed(
       for (const consumer of consumers) await consumer.stop();
       for (const stop of noticeStops) stop();
       client.close();
-      entitlementsClient.close();
       operatorEntitlements.close();
       await revocations.close();
       await Promise.all([app.grpc.shutdown(500), entitlements.grpc.shutdown(500)]);

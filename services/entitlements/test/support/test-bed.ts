@@ -1,7 +1,7 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
-import { contracts, type EntitlementsServiceClient } from '@tap/contracts';
+import { contracts, type EntitlementsServiceClient, type ProductEvent } from '@tap/contracts';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { clientPerCaller, RPC_ALLOWLIST } from '@tap/service-auth';
 import { createLogger } from '@tap/telemetry';
@@ -40,7 +40,10 @@ export interface TestBed {
  * Builds the service against the run's real FerretDB and NATS, with gRPC bound to an ephemeral
  * loopback port. The consumer is not started here (tests that count events start it).
  */
-export async function openTestBed(label: string): Promise<TestBed> {
+export async function openTestBed(
+  label: string,
+  options: { readonly publish?: (event: ProductEvent) => Promise<unknown> } = {},
+): Promise<TestBed> {
   const urls = infraUrls();
   const namespace = testNamespace(label);
   const mongo = new MongoClient(urls.mongoUrl);
@@ -65,6 +68,7 @@ export async function openTestBed(label: string): Promise<TestBed> {
     tls: tlsFromPem(await testIdentity('entitlements')),
     logger: createLogger({ service: 'entitlements-test', level: 'silent' }),
     now: clock.now,
+    ...(options.publish ? { publish: options.publish } : {}),
   });
   await app.prepare();
   const port = await app.grpc.listen('127.0.0.1', 0);

@@ -163,6 +163,9 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     ...(options.jwksRefreshIntervalMs ? { jwksRefreshIntervalMs: options.jwksRefreshIntervalMs } : {}),
   });
 
+  const nc = await connect({ servers: urls.natsUrl });
+  const events = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
+  const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: events.subjectPrefix });
   // Its change notices on this system's prefix, where the gateway listens (its usage consumer runs
   // only with countUsage).
   const entitlementsEvents = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
@@ -175,6 +178,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     revocations,
     tls: await tlsOf('entitlements'),
     logger,
+    // Tier changes reach adoption as tier.changed, as in the processes.
+    publish: (event) => publisher.publish(event),
   });
   await entitlements.prepare();
   const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
@@ -184,15 +189,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     await tlsOf('identity'),
   );
 
-  const nc = await connect({ servers: urls.natsUrl });
-  const events = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
-  const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: events.subjectPrefix });
   const adoptionTls = await tlsOf('adoption');
-  const entitlementsClient = createClient(
-    contracts().entitlements.EntitlementsService,
-    entitlementsAddress,
-    adoptionTls,
-  );
   const operatorEntitlements = createClient(
     contracts().entitlements.EntitlementsService,
     entitlementsAddress,
@@ -211,7 +208,6 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     verifier,
     revocations,
     tls: adoptionTls,
-    entitlements: entitlementsClient,
     publish: (event) => publisher.publish(event),
     logger,
     ...(options.now ? { now: options.now } : {}),
@@ -312,8 +308,16 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       const tenant = await unaryCall(identityClient, 'CreateTenant', { name, slug: '' }, operator);
       return tenant.id;
     },
+    // As the operator does; returns once adoption's consumer has applied the tier.changed.
     async setTier(tenantId, tierCode) {
       await unaryCall(operatorEntitlements, 'SetTier', { tenantId, tierCode });
+      const aggregates = adoptionDb!.collection<{ _id: string; tier?: { tierCode?: string } | null }>(
+        'aggregates',
+      );
+      await waitFor(async () => {
+        const doc = await aggregates.findOne({ _id: tenantId }, { projection: { tier: 1 } });
+        return doc?.tier?.tierCode === tierCode ? true : undefined;
+      }, 60_000);
     },
     async token(tenantId, role = 'OWNER', scopes = []) {
       const issued = await unaryCall(
@@ -338,7 +342,6 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       clients.close();
       identityClient.close();
       late.entitlements?.close();
-      entitlementsClient.close();
       operatorEntitlements.close();
       jwks.close();
       await rm(pkiDir, { recursive: true, force: true });

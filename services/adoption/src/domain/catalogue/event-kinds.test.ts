@@ -1,11 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { PRODUCT_EVENT_KINDS as CONTRACT_KINDS } from '@tap/contracts';
+import { TIER_CHANGED_EVENT } from '../tier/tier.js';
 import { EVENT_KINDS } from './event-kinds.js';
 
 // The domain keeps its own copy of the kinds so that it imports nothing of transport; this test
 // is what keeps the copy equal to the published contract (proto/tap/events/v1).
 describe('the event kinds adoption understands', () => {
-  it('are exactly the kinds of the product-event contract', () => {
-    expect([...EVENT_KINDS].sort()).toEqual([...CONTRACT_KINDS].sort());
+  // tier.changed is no fact: the consumer applies it as the tenant's tier (domain/tier).
+  it('are exactly the kinds of the product-event contract, but tier.changed', () => {
+    expect([...EVENT_KINDS, TIER_CHANGED_EVENT].sort()).toEqual([...CONTRACT_KINDS].sort());
   });
 });

@@ -96,14 +96,16 @@ describe('completeMilestone', () => {
     );
   });
 
-  it('treats completing a DONE milestone again as a no-op, even with a stale version', () => {
+  it('treats completing a DONE milestone again as a no-op, but answers a stale version with VERSION_CONFLICT', () => {
     const done = {
       ...profileDone,
       milestones: profileDone.milestones.map((m) =>
         m.key === 'kickoff_call_held' ? { ...m, status: 'DONE' as const } : m,
       ),
     };
-    expect(codeOf(complete('kickoff_call_held', { expectedVersion: 1 }, done))).toBe('ALREADY_DONE');
+    expect(codeOf(complete('kickoff_call_held', {}, done))).toBe('ALREADY_DONE');
+    expect(codeOf(complete('kickoff_call_held', { expectedVersion: 4 }, done))).toBe('ALREADY_DONE');
+    expect(codeOf(complete('kickoff_call_held', { expectedVersion: 1 }, done))).toBe('VERSION_CONFLICT');
   });
 
   it('rejects a malformed expectedVersion or evidenceRef', () => {

@@ -21,8 +21,9 @@ export interface CompleteMilestoneOptions {
 }
 
 /**
- * ALREADY_DONE: nothing to write and nothing to emit (completing twice is a no-op, whatever
- * expectedVersion says, so a client retry after a lost response succeeds).
+ * ALREADY_DONE: nothing to write and nothing to emit (completing twice is a no-op, so a client
+ * retry without `expectedVersion` after a lost response succeeds; a retry that pins a version
+ * that moved gets the 409 the interface promises, like any stale version).
  * COMPLETED: append `completion` to the tenant's completions, recompute, write with version + 1
  * (conditional on the version read), then publish `event`.
  */
@@ -41,16 +42,18 @@ function checkInput(options: CompleteMilestoneOptions): Result<null> {
   return ok(null);
 }
 
+function checkVersion(state: AdoptionState, key: string, options: CompleteMilestoneOptions): Result<null> {
+  if (options.expectedVersion === undefined || options.expectedVersion === state.version) return ok(null);
+  const conflict = { key, expectedVersion: options.expectedVersion, currentVersion: state.version };
+  return fail(adoptionErrors.create('VERSION_CONFLICT', { details: conflict }));
+}
+
 function checkState(
   state: AdoptionState,
   milestone: Milestone,
   options: CompleteMilestoneOptions,
 ): Result<null> {
   const details = { key: milestone.key };
-  if (options.expectedVersion !== undefined && options.expectedVersion !== state.version) {
-    const conflict = { ...details, expectedVersion: options.expectedVersion, currentVersion: state.version };
-    return fail(adoptionErrors.create('VERSION_CONFLICT', { details: conflict }));
-  }
   if (milestone.status === 'NOT_APPLICABLE')
     return fail(adoptionErrors.create('MILESTONE_NOT_APPLICABLE', { details }));
   const capability = milestone.requiredCapability;
@@ -72,8 +75,8 @@ function checkState(
 
 /**
  * The manual-completion rule. Checks, in order: input shape; unknown key → MILESTONE_NOT_FOUND
- * (404); event-detected milestone → MILESTONE_NOT_MANUAL (400); already DONE → ALREADY_DONE;
- * stale expectedVersion → VERSION_CONFLICT (409); not applicable to the profile; capability
+ * (404); event-detected milestone → MILESTONE_NOT_MANUAL (400); stale expectedVersion →
+ * VERSION_CONFLICT (409), DONE or not; already DONE → ALREADY_DONE; not applicable to the profile; capability
  * missing; dependencies not DONE/NOT_APPLICABLE → MILESTONE_DEPENDENCIES_UNMET (403).
  */
 export function completeMilestone(
@@ -90,6 +93,8 @@ export function completeMilestone(
     return fail(adoptionErrors.create('MILESTONE_NOT_FOUND', { details: { key } }));
   if (milestone.completionMode !== 'MANUAL')
     return fail(adoptionErrors.create('MILESTONE_NOT_MANUAL', { details: { key } }));
+  const version = checkVersion(state, key, options);
+  if (!version.ok) return version;
   if (milestone.status === 'DONE') return ok({ outcome: 'ALREADY_DONE' });
   const allowed = checkState(state, milestone, options);
   if (!allowed.ok) return allowed;

@@ -35,6 +35,26 @@ function eventProgress(
   };
 }
 
+/**
+ * An event-detected milestone whose completion is stored stays DONE at the stored instant, even
+ * once the summary no longer keeps the fact that completed it (the projection stores every DONE).
+ */
+function storedOrEventProgress(
+  definition: MilestoneDefinition,
+  log: FactLog,
+  stored: TimedCompletion | undefined,
+): Omit<MilestoneProgress, 'definition' | 'applicable'> {
+  const seen = eventProgress(definition, log);
+  if (stored === undefined) return seen;
+  return {
+    ...seen,
+    done: true,
+    completedAt: stored.at,
+    completedBy: stored.id,
+    count: definition.targetCount,
+  };
+}
+
 function manualProgress(
   completion: TimedCompletion | undefined,
 ): Omit<MilestoneProgress, 'definition' | 'applicable'> {
@@ -64,7 +84,7 @@ export function evaluateProgress(
     const seen =
       definition.completionMode === 'MANUAL'
         ? manualProgress(completions.get(definition.key))
-        : eventProgress(definition, log);
+        : storedOrEventProgress(definition, log, completions.get(definition.key));
     progress.set(definition.key, { definition, applicable: appliesTo(definition, profile), ...seen });
   }
   return progress;

@@ -1,16 +1,21 @@
 import type { AccessClaims } from '@tap/tokens';
-import { recompute, type RecomputeResult, type UpgradeContexts } from './domain/index.js';
-import type { TenantAggregate } from './store/aggregate-document.js';
-import type { RecomputeMemo } from './recompute-memo.js';
-import type { AggregatesRepository } from './store/aggregates-repository.js';
-import { sameTier, type TierLookup, type TierView } from './tier.js';
 import {
-  fetchUpgradeContexts,
-  type UpgradeContextLogger,
-  type UpgradeContextLookup,
-} from './upgrade-contexts.js';
+  DEFAULT_TIER_CODE,
+  recompute,
+  UNSEEN_TIER,
+  type RecomputeResult,
+  type TierView,
+  type UpgradeContexts,
+} from '../domain/index.js';
+import type { RecomputeMemo } from './recompute-memo.js';
+import {
+  storedCompletions,
+  type AggregatesRepository,
+  type TenantAggregate,
+  type TierCatalogue,
+} from './ports.js';
 
-/** The verified caller of an RPC: its claims and the credential to forward downstream. */
+/** The verified caller of an RPC: its claims and the credential it presented. */
 export interface Caller {
   readonly claims: AccessClaims;
   readonly authorization: string;
@@ -27,52 +32,40 @@ export interface TenantReadDeps {
   readonly readAggregate: (tenantId: string) => Promise<TenantAggregate>;
   /** Shares a read's recompute with the next reads of the same cached aggregate and tier. */
   readonly recomputeMemo?: RecomputeMemo;
-  readonly tierOf: TierLookup;
-  readonly upgradeContextOf: UpgradeContextLookup;
-  readonly logger: UpgradeContextLogger;
+  /** The per-tier table entitlements' `tier.changed` events filled (upgrade offers). */
+  readonly tiers: TierCatalogue;
+  readonly logger: { warn(object: object, message: string): void };
   readonly now: () => Date;
 }
 
-/** The caller's tier as entitlements names it now, and the upgrade contexts it was asked for. */
+/** The tenant's tier as adoption holds it, and the upgrade offers of what it lacks. */
 export interface CallerTier {
   readonly tier: TierView;
   readonly upgradeContexts: UpgradeContexts;
 }
 
 /**
- * Asks entitlements for the caller's tier (and, when milestones are shown, the upgrade contexts
- * of what the tier lacks), and remembers the tier in the aggregate for the consumer and the drift
- * watch, which have no token to ask with.
+ * The tenant's tier: the one its last `tier.changed` set (entitlements' default tier before
+ * any), and, when milestones are shown, that tier's upgrade offers from the per-tier table.
+ * Nothing here calls entitlements or writes: the tier arrived by event.
  */
-export async function callerTier(
-  deps: TenantReadDeps,
-  caller: Caller,
-  aggregate: Promise<TenantAggregate>,
+export async function tenantTier(
+  deps: Pick<TenantReadDeps, 'tiers'>,
+  aggregate: TenantAggregate,
   options: { upgradeContexts: boolean },
 ): Promise<CallerTier> {
-  // Together, so a failing tier lookup never leaves the load's rejection unobserved.
-  const [tier, stored] = await Promise.all([
-    deps.tierOf(caller.authorization, caller.claims.tenantId),
-    aggregate,
-  ]);
-  const [upgradeContexts] = await Promise.all([
-    options.upgradeContexts
-      ? fetchUpgradeContexts(tier, deps.upgradeContextOf, caller.authorization, deps.logger)
-      : {},
-    sameTier(stored.tier, tier)
-      ? undefined
-      : deps.aggregates.saveTier(caller.claims.tenantId, tier, deps.now()),
-  ]);
-  return { tier, upgradeContexts };
+  const entry = await deps.tiers.entry(aggregate.tier?.tierCode ?? DEFAULT_TIER_CODE);
+  const tier = aggregate.tier ?? entry ?? UNSEEN_TIER;
+  return { tier, upgradeContexts: options.upgradeContexts ? (entry?.upgradeContexts ?? {}) : {} };
 }
 
-/** The state as of now for a read: the stored facts under the caller's current tier. */
+/** The state as of now for a read: the stored facts under the tenant's tier. */
 export function recomputeForRead(aggregate: TenantAggregate, caller: CallerTier, now: Date): RecomputeResult {
   return recompute({
     companyId: aggregate.tenantId,
     pathProfile: caller.tier.pathProfile,
     facts: aggregate.facts,
-    manualCompletions: aggregate.manualCompletions,
+    manualCompletions: storedCompletions(aggregate),
     capabilities: caller.tier.capabilities,
     upgradeContexts: caller.upgradeContexts,
     previousBand: aggregate.lastBand,
@@ -94,9 +87,8 @@ export async function readTenant(
   caller: Caller,
   options: { upgradeContexts: boolean },
 ): Promise<TenantRead> {
-  const loading = deps.readAggregate(caller.claims.tenantId);
-  const tier = await callerTier(deps, caller, loading, options);
-  const aggregate = await loading;
+  const aggregate = await deps.readAggregate(caller.claims.tenantId);
+  const tier = await tenantTier(deps, aggregate, options);
   const now = deps.now();
   const compute = () => recomputeForRead(aggregate, tier, now);
   const result = deps.recomputeMemo

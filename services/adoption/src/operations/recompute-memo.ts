@@ -1,6 +1,5 @@
-import type { RecomputeResult, UpgradeContexts } from './domain/index.js';
-import type { TenantAggregate } from './store/aggregate-document.js';
-import type { TierView } from './tier.js';
+import type { RecomputeResult, TierView, UpgradeContexts } from '../domain/index.js';
+import type { TenantAggregate } from './ports.js';
 
 /** How long a recompute is reused for reads of the same cached aggregate and tier (the 1 s freshness). */
 export const RECOMPUTE_REUSE_MS = 1_000;

@@ -1,4 +1,4 @@
-import { RESOLUTIONS, type RiskSignal } from '../domain/index.js';
+import { RESOLUTIONS, type RiskSignal } from '../index.js';
 
 const rank = (signal: RiskSignal): number => RESOLUTIONS.indexOf(signal.resolution);
 

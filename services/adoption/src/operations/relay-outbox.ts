@@ -1,5 +1,4 @@
-import { eventErrors } from '@tap/events';
-import type { DuePublication, OutboxRepository } from '../store/outbox-repository.js';
+import type { DuePublication, OutboxRepository } from './ports.js';
 import { publishCompletion, type PublishEvent } from './completion-outbox.js';
 
 /** Reminders one pass looks at, at most; the rest wait for the next tick, oldest first. */
@@ -25,6 +24,8 @@ export interface OutboxRelayDeps {
   readonly now: () => Date;
   readonly graceMs: number;
   readonly logger: OutboxRelayLogger;
+  /** True when a publish failed because the event contract refuses the event (it never will pass). */
+  readonly isRefused: (error: unknown) => boolean;
   /** Defaults to OUTBOX_LEASE_MS. */
   readonly leaseMs?: number;
 }
@@ -67,7 +68,7 @@ async function relay(deps: OutboxRelayDeps, due: DuePublication, now: Date): Pro
     await publishCompletion(deps, due.tenantId, entry.completion);
     return 'published';
   } catch (error) {
-    if (!eventErrors.is(error, 'EVENT_INVALID')) throw error;
+    if (!deps.isRefused(error)) throw error;
     deps.logger.error(
       { err: error, tenantId: due.tenantId, eventId: due.completionId },
       'milestone.completed refused by the event contract; kept in the outbox',

@@ -1,4 +1,4 @@
-import { parseInstant, RISK_RULES, type RiskSignal } from '../domain/index.js';
+import { parseInstant, RISK_RULES, type RiskSignal } from '../index.js';
 
 const LADDER = ['AUTO_NUDGED', 'REO_PROMPTED', 'ESCALATED'] as const;
 // A due time is never closer than this, so a signal whose step is already past cannot make

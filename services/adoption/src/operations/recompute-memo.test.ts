@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RecomputeResult } from './domain/index.js';
+import type { RecomputeResult } from '../domain/index.js';
 import { createRecomputeMemo } from './recompute-memo.js';
-import type { TenantAggregate } from './store/aggregate-document.js';
-import { UNSEEN_TIER } from './tier.js';
+import type { TenantAggregate } from '../store/aggregate-document.js';
+import { UNSEEN_TIER } from '../domain/index.js';
 
 const aggregate = () => ({ tenantId: 't' }) as unknown as TenantAggregate;
 const T0 = new Date('2026-01-01T00:00:00.000Z');

@@ -5,12 +5,13 @@ import {
   type ManualCompletion,
   type RecomputeResult,
   type SignalTransition,
+  type TierView,
   type UpgradeContexts,
-} from './domain/index.js';
-import { mergeSignals } from './drift/merge-signals.js';
-import { earlierCheck, nextDriftCheck } from './drift/next-check.js';
-import type { DerivedRecord, TenantAggregate } from './store/aggregate-document.js';
-import type { TierView } from './tier.js';
+  earlierCheck,
+  mergeSignals,
+  nextDriftCheck,
+} from '../domain/index.js';
+import type { DerivedRecord, TenantAggregate } from './ports.js';
 
 /** What a write changes the aggregate to, before it is written. */
 export interface WriteInput {

@@ -1,5 +1,5 @@
 import { startPeriodicJob, type JobLogger, type PeriodicJob } from '@tap/runtime';
-import type { DriftPassReport } from './drift-watch.js';
+import type { DriftPassReport } from '../operations/run-drift-pass.js';
 
 /** A running drift-watch schedule. */
 export type DriftWatchJob = PeriodicJob;

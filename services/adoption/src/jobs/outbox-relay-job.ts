@@ -1,5 +1,5 @@
 import { startPeriodicJob, type JobLogger, type PeriodicJob } from '@tap/runtime';
-import type { OutboxPassReport } from './outbox-relay.js';
+import type { OutboxPassReport } from '../operations/relay-outbox.js';
 
 /** A running outbox relay schedule. */
 export type OutboxRelayJob = PeriodicJob;

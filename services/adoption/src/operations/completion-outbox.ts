@@ -1,6 +1,7 @@
 import type { ProductEvent } from '@tap/contracts';
 import { milestoneCompletedEvent, type ManualCompletion } from '../domain/index.js';
-import type { OutboxRepository } from '../store/outbox-repository.js';
+import type { DetectedCompletionOutbox } from './ingest-product-events.js';
+import type { OutboxRepository } from './ports.js';
 
 /** Publishes an event on the bus; rejects when the stream did not confirm it. */
 export type PublishEvent = (event: ProductEvent) => Promise<unknown>;
@@ -28,6 +29,25 @@ export interface CompletionOutbox {
   abandon(tenantId: string, completion: ManualCompletion): Promise<void>;
   /** After the write: publishes the event and takes the completion out of the outbox. */
   publish(tenantId: string, completion: ManualCompletion): Promise<void>;
+}
+
+/** The outbox as the event consumer uses it for the milestones events complete. */
+export function detectedCompletionOutbox(
+  outbox: CompletionOutbox,
+  logger: { warn(object: object, message: string): void },
+): DetectedCompletionOutbox {
+  return {
+    expect: (tenantId, completion, now) => outbox.expect(tenantId, completion, now),
+    publishOrLeave: (tenantId, completion) =>
+      outbox
+        .publish(tenantId, completion)
+        .catch((error: unknown) =>
+          logger.warn(
+            { err: error, eventId: completion.id },
+            'milestone.completed left in the outbox for the relay',
+          ),
+        ),
+  };
 }
 
 export function completionOutbox(deps: {

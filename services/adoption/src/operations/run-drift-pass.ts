@@ -1,8 +1,12 @@
-import type { SignalTransition } from '../domain/index.js';
-import { recomputeOnWrite } from '../recompute-on-write.js';
-import type { AggregatesRepository } from '../store/aggregates-repository.js';
-import type { DriftRepository, DueTenant } from '../store/drift-repository.js';
-import { UNSEEN_TIER } from '../tier.js';
+import { DEFAULT_TIER_CODE, UNSEEN_TIER, type SignalTransition } from '../domain/index.js';
+import { recomputeOnWrite } from './recompute-on-write.js';
+import {
+  storedCompletions,
+  type AggregatesRepository,
+  type DriftRepository,
+  type DueTenant,
+  type TierCatalogue,
+} from './ports.js';
 
 /** Tenants one pass looks at, at most; the rest wait for the next tick, most overdue first. */
 export const DRIFT_BATCH_SIZE = 100;
@@ -24,6 +28,8 @@ export interface DriftWatchDeps {
   readonly leaseMs: number;
   readonly onTransitions: (tenantId: string, transitions: readonly SignalTransition[]) => void;
   readonly onTenantError: (tenantId: string, error: unknown) => void;
+  /** The per-tier table: a tenant no `tier.changed` reached yet has the default tier's entry. */
+  readonly tiers?: TierCatalogue;
 }
 
 /** What one pass did. */
@@ -51,8 +57,8 @@ async function checkTenant(
     alwaysReschedule: true,
     aggregate,
     facts: aggregate.facts,
-    manualCompletions: aggregate.manualCompletions,
-    tier: aggregate.tier ?? UNSEEN_TIER,
+    manualCompletions: storedCompletions(aggregate),
+    tier: aggregate.tier ?? (await deps.tiers?.entry(DEFAULT_TIER_CODE)) ?? UNSEEN_TIER,
     version: aggregate.version,
     now,
     rescanMs: deps.rescanMs,
