@@ -22,8 +22,8 @@ describe('invitations (issue #22 part 3; TEAM-API.md "Invitations and sessions")
     system = await startSystem('invitations', { trustProxyHops: 1 });
     fx = await openIdentityFixtures(system);
     owner = await fx.tenantWithOwner('Invite Works');
-    // This suite makes more users than a default tier's seats; the seat limit on acceptance is
-    // seats.test.ts's and invitation-acceptance.test.ts's to prove.
+    // This suite makes more users than a default tier's seats; the seat limit on acceptance has a
+    // SUPPLIER_FREE tenant of its own below.
     await system.setTier(owner.tenantId, 'ENTERPRISE');
     ownerToken = (await fx.signIn(owner)).accessToken;
   });
@@ -269,6 +269,31 @@ describe('invitations (issue #22 part 3; TEAM-API.md "Invitations and sessions")
       password: 'a long enough passphrase',
     });
     expect(ok.status).toBe(200);
+  });
+
+  it('refuses acceptance at the seat limit with LIMIT_EXCEEDED, makes nobody, and the link works once a seat frees', async () => {
+    const free = await fx.tenantWithOwner('Invite Full');
+    await system.setTier(free.tenantId, 'SUPPLIER_FREE');
+    const freeToken = (await fx.signIn(free)).accessToken;
+    await fx.addUser(free.tenantId, 'MEMBER');
+    const leaving = await fx.addUser(free.tenantId, 'MEMBER');
+    const email = newAddress();
+    const { token } = await invite(email, 'MEMBER', freeToken);
+    const body = { token, firstName: 'Seat', lastName: 'Less', password: 'a long enough passphrase' };
+    const refused = await accept(browserAt(), body);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      success: false,
+      error: { code: 'LIMIT_EXCEEDED', details: { limit: 'MAX_USERS', current: 3, available: 0 } },
+    });
+    expect(await fx.db.collection('users').countDocuments({ email })).toBe(0);
+    const deactivated = await system.http('POST', `/api/v1/tenant/members/${leaving.userId}/deactivate`, {
+      headers: bearer(freeToken),
+    });
+    expect(deactivated.status).toBe(200);
+    const accepted = await accept(browserAt(), body);
+    expect(accepted.status).toBe(200);
+    expect(await fx.db.collection('users').countDocuments({ email, active: true })).toBe(1);
   });
 
   it('answers oversized and unknown fields 400 before any work', async () => {
