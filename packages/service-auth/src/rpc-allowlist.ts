@@ -89,9 +89,9 @@ export const RPC_ALLOWLIST = {
   [`${ADOPTION}CreateSuccessPlan`]: GATEWAY,
   [`${ADOPTION}RenewSuccessPlan`]: GATEWAY,
 
-  // Adoption reads the tier and upgrade context for its next best action.
-  [`${ENTITLEMENTS}GetTier`]: ['gateway', 'adoption'],
-  [`${ENTITLEMENTS}GetUpgradeContext`]: ['gateway', 'adoption'],
+  // Adoption learns tiers from entitlements' tier.changed events and never calls it.
+  [`${ENTITLEMENTS}GetTier`]: GATEWAY,
+  [`${ENTITLEMENTS}GetUpgradeContext`]: GATEWAY,
   [`${ENTITLEMENTS}GetUsage`]: GATEWAY,
   [`${ENTITLEMENTS}Can`]: GATEWAY,
   // Only the gateway reserves, consumes and releases quota; no back-end service spends a tenant's.

@@ -251,7 +251,7 @@ describe('authentication and SetTier', () => {
     expect([refused.grpcStatus, refused.reason]).toEqual([GrpcStatus.UNAUTHENTICATED, 'TOKEN_INVALID']);
   });
 
-  it('lets adoption read a tier but not reserve quota, and refuses a plain client', async () => {
+  it('refuses adoption both a tier read (it learns tiers by event) and a reservation, and refuses a plain client', async () => {
     const adoption = createClient(
       contracts().entitlements.EntitlementsService,
       bed.address,
@@ -259,7 +259,8 @@ describe('authentication and SetTier', () => {
     );
     try {
       const tenantId = randomUUID();
-      await expect(unaryCall(adoption, 'GetTier', {}, await as(bed, tenantId))).resolves.toBeDefined();
+      const tier = await remoteError(unaryCall(adoption, 'GetTier', {}, await as(bed, tenantId)));
+      expect(tier.grpcStatus).toBe(GrpcStatus.PERMISSION_DENIED);
       const reserve = await remoteError(
         unaryCall(
           adoption,

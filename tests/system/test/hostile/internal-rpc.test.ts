@@ -151,12 +151,12 @@ describe('internal RPCs called without or with the wrong service identity', () =
     ).not.toBe('OK');
   });
 
-  it('only the gateway reserves quota; adoption may read a tier but not spend it', async () => {
+  it('only the gateway reads tiers and reserves quota; adoption (which learns tiers by event) may do neither', async () => {
     const owner = await fx.tenantWithOwner('Hostile Reserve');
     const { accessToken } = await fx.signIn(owner);
     const bearer = { authorization: `Bearer ${accessToken}` };
     const adoption = await as(entitlementsService, system.addresses.entitlements, 'adoption');
-    expect(await statusOf(unaryCall(adoption, 'GetTier', {}, bearer))).toBe('OK');
+    expect(await statusOf(unaryCall(adoption, 'GetTier', {}, bearer))).toBe(GrpcStatus.PERMISSION_DENIED);
     const reserve = { action: 'BULK_UPLOAD', units: 1, idempotencyKey: 'hostile-1' };
     expect(await statusOf(unaryCall(adoption, 'Reserve', reserve, bearer))).toBe(
       GrpcStatus.PERMISSION_DENIED,
