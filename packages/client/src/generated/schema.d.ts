@@ -914,21 +914,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -937,6 +928,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -1167,21 +1161,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -1190,6 +1175,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -1436,21 +1424,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -1459,6 +1438,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -1817,21 +1799,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -1840,6 +1813,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -2038,21 +2014,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -2061,6 +2028,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -2266,21 +2236,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -2289,6 +2250,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -2500,21 +2464,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -2523,6 +2478,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -2725,21 +2683,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -2748,6 +2697,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -2977,21 +2929,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -3000,6 +2943,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -3296,21 +3242,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -3319,6 +3256,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -3587,21 +3527,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -3610,6 +3541,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -3821,21 +3755,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -3844,6 +3769,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -4103,21 +4031,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -4126,6 +4045,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -4357,21 +4279,12 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -4380,6 +4293,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -4601,7 +4517,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4780,7 +4696,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4952,7 +4868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5104,7 +5020,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5290,21 +5206,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -5313,6 +5220,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -5558,21 +5468,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -5581,6 +5482,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -5826,21 +5730,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -5849,6 +5744,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -6111,21 +6009,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -6134,6 +6023,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -6402,21 +6294,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -6425,6 +6308,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -6710,21 +6596,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -6733,6 +6610,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -7003,21 +6883,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -7026,6 +6897,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -7312,21 +7186,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -7335,6 +7200,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -7588,21 +7456,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -7611,6 +7470,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -7690,21 +7552,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -7713,6 +7566,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -7786,21 +7642,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -7809,6 +7656,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -8009,21 +7859,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -8032,6 +7873,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -8284,21 +8128,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -8307,6 +8142,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -8521,21 +8359,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -8544,6 +8373,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -8799,21 +8631,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -8822,6 +8645,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -9077,21 +8903,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -9100,6 +8917,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -9354,21 +9174,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -9377,6 +9188,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -9631,21 +9445,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -9654,6 +9459,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -9869,21 +9677,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -9892,6 +9691,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -10130,21 +9932,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -10153,6 +9946,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -10403,21 +10199,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -10426,6 +10213,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -10612,21 +10402,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -10635,6 +10416,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -10878,21 +10662,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -10901,6 +10676,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -11147,21 +10925,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -11170,6 +10939,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -11419,21 +11191,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -11442,6 +11205,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -11654,21 +11420,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -11677,6 +11434,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -11915,21 +11675,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -11938,6 +11689,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
@@ -12186,21 +11940,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body, path or query is not valid */
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {unknown} */
                         success: false;
@@ -12209,6 +11954,9 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    } | {
+                        error: string;
+                        error_description: string;
                     };
                 };
             };
