@@ -21,7 +21,12 @@ const EXAMPLE_APP_URL = 'https://app.example';
 export async function buildGatewayDocument(): Promise<Record<string, unknown>> {
   const redis = createRateLimitRedis('redis://127.0.0.1:9', { lazyConnect: true });
   const clients = createServiceClients(
-    { identity: '127.0.0.1:9', adoption: '127.0.0.1:9', entitlements: '127.0.0.1:9' },
+    {
+      identity: '127.0.0.1:9',
+      adoption: '127.0.0.1:9',
+      entitlements: '127.0.0.1:9',
+      notifications: '127.0.0.1:9',
+    },
     tlsFromPem(await testIdentity('gateway')),
   );
   const app = await buildApp({

@@ -117,6 +117,8 @@ export const RPC_ALLOWLIST = {
   [`${NOTIFICATIONS}ListWebhookDeliveries`]: GATEWAY,
   [`${NOTIFICATIONS}ListDeliveryAttempts`]: GATEWAY,
   [`${NOTIFICATIONS}ReplayWebhookDelivery`]: GATEWAY,
+  [`${NOTIFICATIONS}SendTestWebhook`]: GATEWAY,
+  [`${NOTIFICATIONS}GetWebhookEndpoint`]: GATEWAY,
   [`${NOTIFICATIONS}ListEvents`]: GATEWAY,
   [`${NOTIFICATIONS}ListAuditEntries`]: GATEWAY,
   [`${NOTIFICATIONS}ExportAuditEntries`]: GATEWAY,

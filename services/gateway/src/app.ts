@@ -8,7 +8,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { ApiRequestCountReader } from './api-request-counts.js';
 import { createAnswerCache, type AnswerCache } from './http/answer-cache.js';
 import type { ServiceClients } from './clients.js';
-import type { GatewayConfig } from './config.js';
 import { acceptEmptyJsonBodies } from './http/json-body.js';
 import { apiQuotaPlugin } from './http/plugins/api-quota.js';
 import { apiAuthenticationPlugin } from './http/plugins/api-authentication.js';
@@ -28,6 +27,16 @@ import { healthRoutes } from './http/routes/health.js';
 import { consolePlugin } from './http/console/console-plugin.js';
 import { identityEdgeRoutes } from './http/routes/identity-edge.js';
 import { tenantRoutes } from './http/routes/tenant.js';
+import { webhookRoutes } from './http/routes/webhooks.js';
+import { eventsFeedRoutes } from './http/routes/events-feed.js';
+import { eventStreams } from './http/routes/event-stream.js';
+import { auditEventRoutes } from './http/routes/audit-events.js';
+import {
+  DEFAULT_EVENT_STREAM_HEARTBEAT_MS,
+  DEFAULT_EVENT_STREAM_POLL_MS,
+  DEFAULT_EVENT_STREAMS_PER_TENANT,
+  type GatewayConfig,
+} from './config.js';
 import type { SessionRevocations } from './session-revocations.js';
 import type { SsoStateStore } from './sso-states.js';
 import { apiAccessUpgradeContext } from './http/plugins/api-access-upgrade-context.js';
@@ -39,7 +48,7 @@ export const API_PREFIX = '/api/v1';
 
 export interface GatewayDeps {
   readonly config: Pick<GatewayConfig, 'bodyLimitBytes' | 'trustProxyHops'> &
-    Partial<Pick<GatewayConfig, 'browser' | 'consoleDir'>>;
+    Partial<Pick<GatewayConfig, 'browser' | 'consoleDir' | 'eventStreams'>>;
   readonly clients: ServiceClients;
   readonly verifier: TokenVerifier;
   readonly readiness: Readiness;
@@ -150,6 +159,16 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         (deps.quotas ? limiterRequestCounts(deps.quotas.limiter, deps.quotas.source) : undefined);
       await api.register(entitlementRoutes, { clients: deps.clients, apiRequestCounts, answers });
       await api.register(usageHistoryRoutes, { clients: deps.clients, apiRequestCounts });
+      await api.register(webhookRoutes, { clients: deps.clients });
+      const streams = eventStreams(
+        deps.config.eventStreams ?? {
+          perTenant: DEFAULT_EVENT_STREAMS_PER_TENANT,
+          pollMs: DEFAULT_EVENT_STREAM_POLL_MS,
+          heartbeatMs: DEFAULT_EVENT_STREAM_HEARTBEAT_MS,
+        },
+      );
+      await api.register(eventsFeedRoutes, { clients: deps.clients, streams });
+      await api.register(auditEventRoutes, { clients: deps.clients });
       if (deps.auth)
         await api.register(identityEdgeRoutes, {
           clients: deps.clients,

@@ -3,6 +3,7 @@ import {
   type AdoptionServiceClient,
   type EntitlementsServiceClient,
   type IdentityServiceClient,
+  type NotificationsServiceClient,
 } from '@tap/contracts';
 import { createClient, type ReplyMemoBounds, type ServiceTls } from '@tap/grpc-kit';
 import type { GatewayConfig } from './config.js';
@@ -11,6 +12,8 @@ export interface ServiceClients {
   readonly identity: IdentityServiceClient;
   readonly adoption: AdoptionServiceClient;
   readonly entitlements: EntitlementsServiceClient;
+  /** Webhooks, the events feed and the audit log (never memoised: every answer is fresh). */
+  readonly notifications: NotificationsServiceClient;
   close(): void;
 }
 
@@ -36,14 +39,17 @@ export function createServiceClients(addresses: GatewayConfig['services'], tls: 
     tls,
     memo,
   );
+  const notifications = createClient(loaded.notifications.NotificationsService, addresses.notifications, tls);
   return {
     identity,
     adoption,
     entitlements,
+    notifications,
     close() {
       identity.close();
       adoption.close();
       entitlements.close();
+      notifications.close();
     },
   };
 }

@@ -25,6 +25,12 @@ export const DEFAULT_METRICS_PORT = 9464;
 export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../../apps/console/dist', import.meta.url));
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+/** Open event streams (server-sent events) one tenant may hold on one gateway process. */
+export const DEFAULT_EVENT_STREAMS_PER_TENANT = 5;
+/** How often an open event stream asks the notifications service for newer events. */
+export const DEFAULT_EVENT_STREAM_POLL_MS = 1_000;
+/** A comment line this often keeps proxies from closing a quiet stream. */
+export const DEFAULT_EVENT_STREAM_HEARTBEAT_MS = 15_000;
 
 export interface GatewayConfig {
   readonly host: string;
@@ -34,7 +40,14 @@ export interface GatewayConfig {
   readonly bodyLimitBytes: number;
   /** How many proxy hops in front of the gateway to trust for the client address. */
   readonly trustProxyHops: number;
-  readonly services: { readonly identity: string; readonly adoption: string; readonly entitlements: string };
+  readonly services: {
+    readonly identity: string;
+    readonly adoption: string;
+    readonly entitlements: string;
+    readonly notifications: string;
+  };
+  /** `GET /tenant/events` as server-sent events (docs/api.md, "Events feed"). */
+  readonly eventStreams: EventStreamSettings;
   readonly tokens: {
     readonly issuer: string;
     readonly audience: string;
@@ -85,6 +98,15 @@ export interface GatewayConfig {
   };
 }
 
+export interface EventStreamSettings {
+  /** Open streams per tenant on this process (`GATEWAY_EVENT_STREAMS_PER_TENANT`); one more is 429. */
+  readonly perTenant: number;
+  /** How often a stream polls for newer events (`GATEWAY_EVENT_STREAM_POLL_MS`). */
+  readonly pollMs: number;
+  /** How often a quiet stream sends a heartbeat comment (`GATEWAY_EVENT_STREAM_HEARTBEAT_MS`). */
+  readonly heartbeatMs: number;
+}
+
 /** Reads and validates the gateway's environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): GatewayConfig {
   const e = parseEnv(env, {
@@ -97,6 +119,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     IDENTITY_GRPC_ADDRESS: str({ default: '127.0.0.1:50051' }),
     ADOPTION_GRPC_ADDRESS: str({ default: '127.0.0.1:50052' }),
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
+    NOTIFICATIONS_GRPC_ADDRESS: str({ default: '127.0.0.1:50054' }),
+    GATEWAY_EVENT_STREAMS_PER_TENANT: num({ default: DEFAULT_EVENT_STREAMS_PER_TENANT }),
+    GATEWAY_EVENT_STREAM_POLL_MS: durationMs({ default: DEFAULT_EVENT_STREAM_POLL_MS }),
+    GATEWAY_EVENT_STREAM_HEARTBEAT_MS: durationMs({ default: DEFAULT_EVENT_STREAM_HEARTBEAT_MS }),
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     JWKS_REFRESH_INTERVAL_MS: durationMs({ default: DEFAULT_JWKS_REFRESH_INTERVAL_MS }),
@@ -130,6 +156,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
       identity: e.IDENTITY_GRPC_ADDRESS,
       adoption: e.ADOPTION_GRPC_ADDRESS,
       entitlements: e.ENTITLEMENTS_GRPC_ADDRESS,
+      notifications: e.NOTIFICATIONS_GRPC_ADDRESS,
+    }),
+    eventStreams: Object.freeze({
+      perTenant: e.GATEWAY_EVENT_STREAMS_PER_TENANT,
+      pollMs: e.GATEWAY_EVENT_STREAM_POLL_MS,
+      heartbeatMs: e.GATEWAY_EVENT_STREAM_HEARTBEAT_MS,
     }),
     tokens: Object.freeze({
       issuer: e.TOKEN_ISSUER,

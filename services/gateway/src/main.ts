@@ -43,7 +43,10 @@ const jwks = identityTokenVerifier(config.services.identity, tls, config.tokens,
 // A client reuses its token for 15 minutes: verify it once (revocation is still checked per request),
 // for as long as its key stays in the key set.
 const verifier = createVerificationCache(jwks.verifier);
-const checkers = Object.entries(config.services).map(([name, address]) => {
+// Notifications is not a readiness dependency: its outage answers 503 on its own routes
+// (webhooks, feed, audit log) and must not take the whole API out of the load balancer.
+const { notifications: _notifications, ...coreServices } = config.services;
+const checkers = Object.entries(coreServices).map(([name, address]) => {
   const checker = createHealthChecker(address, tls, name);
   readiness.register(name, () => checker.check());
   return checker;

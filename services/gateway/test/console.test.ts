@@ -51,7 +51,12 @@ beforeAll(async () => {
   redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 });
   // No service answers here: these routes never call one.
   clients = createServiceClients(
-    { identity: '127.0.0.1:9', adoption: '127.0.0.1:9', entitlements: '127.0.0.1:9' },
+    {
+      identity: '127.0.0.1:9',
+      adoption: '127.0.0.1:9',
+      entitlements: '127.0.0.1:9',
+      notifications: '127.0.0.1:9',
+    },
     tlsFromPem(await testIdentity('gateway')),
   );
 });

@@ -60,6 +60,7 @@ beforeAll(async () => {
       identity: '127.0.0.1:9',
       adoption: '127.0.0.1:9',
       entitlements: '127.0.0.1:9',
+      notifications: '127.0.0.1:9',
     },
     tlsFromPem(await testIdentity('gateway')),
   );

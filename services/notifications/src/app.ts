@@ -11,6 +11,7 @@ import type { ConsumerCounts, Logger } from '@tap/telemetry';
 import type { Db } from 'mongodb';
 import type { DomainStreamConfig, EventsConfig, WebhookConfig } from './config.js';
 import { createSecretBox } from './crypto/secret-box.js';
+import { notificationErrors } from './domain/index.js';
 import { generateWebhookSecret, signWithSecret } from './crypto/webhook-signer.js';
 import { startOutboundConsumers } from './events/outbound-consumers.js';
 import { startDeliveryWorker, type DeliveryWorker } from './jobs/delivery-worker.js';
@@ -48,6 +49,7 @@ import { recordAuditEntry } from './operations/record-audit-entry.js';
 import { auditRepository } from './store/audit-repository.js';
 import { replayDelivery } from './operations/replay-delivery.js';
 import { rotateEndpointSecret } from './operations/rotate-endpoint-secret.js';
+import { sendTestEvent } from './operations/send-test-event.js';
 import { attemptsRepository } from './store/attempts-repository.js';
 import { deliveriesRepository } from './store/deliveries-repository.js';
 import { endpointsRepository } from './store/endpoints-repository.js';
@@ -111,6 +113,8 @@ export interface NotificationsApp {
       limit?: number;
     }): Promise<FeedPage>;
     replay(tenantId: string, deliveryId: string): Promise<void>;
+    getEndpoint(tenantId: string, endpointId: string): Promise<WebhookEndpoint>;
+    sendTest(tenantId: string, endpointId: string): Promise<Delivery>;
     /** Audit entries to the log, every other outbound event to the feed and the webhooks. */
     apply(event: DomainEvent): Promise<unknown>;
     audit(query: AuditQuery): Promise<AuditPage>;
@@ -197,6 +201,13 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
     feed: (input) => listEventsFeed({ feed }, input),
     replay: (tenantId, deliveryId) =>
       replayDelivery({ deliveries: stores.deliveries, now }, tenantId, deliveryId),
+    getEndpoint: async (tenantId, endpointId) => {
+      const endpoint = await stores.endpoints.find(tenantId, endpointId);
+      if (!endpoint) throw notificationErrors.create('ENDPOINT_NOT_FOUND');
+      return endpoint;
+    },
+    sendTest: (tenantId, endpointId) =>
+      sendTestEvent({ ...stores, now, newId: randomUUID }, tenantId, endpointId),
     apply: (event) =>
       event.type === 'audit.entry_recorded' ? recordAuditEntry({ audit }, event) : ops.ingest(event),
     audit: (query) => listAuditEntries({ audit, now }, query),

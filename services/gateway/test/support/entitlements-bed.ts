@@ -96,7 +96,7 @@ export async function openGatewayBed(label: string, options: BedOptions = {}): P
   // Identity and adoption are never called by these routes; their channels stay idle.
   const gatewayTls = tlsFromPem(await testIdentity('gateway'));
   const clients: ServiceClients = createServiceClients(
-    { identity: '127.0.0.1:9', adoption: '127.0.0.1:9', entitlements: address },
+    { identity: '127.0.0.1:9', adoption: '127.0.0.1:9', entitlements: address, notifications: '127.0.0.1:9' },
     gatewayTls,
   );
   let reader: ApiRequestCountReader | undefined;

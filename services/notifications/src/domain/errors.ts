@@ -17,6 +17,10 @@ export const notificationErrors = defineErrors({
   },
   ENDPOINT_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such webhook endpoint' },
   DELIVERY_NOT_FOUND: { kind: 'NOT_FOUND', message: 'No such delivery' },
+  ENDPOINT_DISABLED: {
+    kind: 'FAILED_PRECONDITION',
+    message: 'The endpoint is disabled; enable it before sending it a test event',
+  },
   CURSOR_INVALID: { kind: 'INVALID_ARGUMENT', message: 'The cursor is not one this service issued' },
   AUDIT_RANGE_INVALID: { kind: 'INVALID_ARGUMENT', message: 'The time range is not a valid range' },
   AUDIT_RANGE_TOO_LONG: { kind: 'INVALID_ARGUMENT', message: 'The time range spans more than 400 days' },

@@ -106,6 +106,14 @@ export function notificationsHandlers(deps: NotificationsHandlerDeps): Notificat
         return {};
       },
     ),
+    SendTestWebhook: unaryHandler('NotificationsService/SendTestWebhook', logger, async (req, ctx) => {
+      const { tenantId } = await manager(ctx.metadata);
+      return deliveryToWire(await ops.sendTest(tenantId, req.endpointId));
+    }),
+    GetWebhookEndpoint: unaryHandler('NotificationsService/GetWebhookEndpoint', logger, async (req, ctx) => {
+      const { tenantId } = await manager(ctx.metadata);
+      return endpointToWire(await ops.getEndpoint(tenantId, req.endpointId));
+    }),
     ListEvents: unaryHandler('NotificationsService/ListEvents', logger, async (req, ctx) => {
       // Any token of the tenant: members watch their journey, integrators poll with client tokens.
       const claims = await authenticate(ctx.metadata, deps.verifier);
@@ -115,7 +123,11 @@ export function notificationsHandlers(deps: NotificationsHandlerDeps): Notificat
         types: req.types,
         ...(req.limit > 0 ? { limit: req.limit } : {}),
       });
-      return { eventsJson: page.events.map((e) => JSON.stringify(e)), nextCursor: page.nextCursor ?? '' };
+      return {
+        eventsJson: page.events.map((e) => JSON.stringify(e)),
+        nextCursor: page.nextCursor ?? '',
+        cursors: [...page.cursors],
+      };
     }),
     ListAuditEntries: unaryHandler('NotificationsService/ListAuditEntries', logger, async (req, ctx) => {
       const { tenantId } = await manager(ctx.metadata);

@@ -7,6 +7,8 @@ export const MAX_FEED_PAGE = 100;
 
 export interface FeedPage {
   readonly events: readonly unknown[];
+  /** The cursor just after each event: a stream (server-sent events) resumes from any of them. */
+  readonly cursors: readonly string[];
   /** Pass as `after` for the next page; the same cursor back when nothing is newer yet. */
   readonly nextCursor: string | null;
 }
@@ -23,6 +25,7 @@ export async function listEventsFeed(
   const last = entries.at(-1);
   return {
     events: entries.map((e) => JSON.parse(e.body) as unknown),
+    cursors: entries.map((e) => encodeCursor(e.position)),
     nextCursor: last ? encodeCursor(last.position) : (input.after ?? null),
   };
 }

@@ -22,6 +22,8 @@ const ADOPTION_READ = "a read of the tenant's own journey; no data scope describ
 const ADOPTION_WRITE = 'moves the rung, health and plans of the whole tenant: a managerial act';
 const TEAM = "the tenant's team: who may sign in and with which role";
 const CLIENTS = 'API access (spec: created by an Owner or Admin); a client token would escalate itself';
+const WEBHOOKS = "where the tenant's events go and with which secret (issue 24: OWNER/ADMIN manage them)";
+const AUDIT = 'who did what in the company, with addresses (issue 24: OWNER and ADMIN only)';
 
 /**
  * The authorization decision of every route under /api/v1, keyed `METHOD /path` with Fastify's
@@ -90,6 +92,19 @@ export const ROUTE_TABLE = {
   'GET /oauth/clients': managers(CLIENTS),
   'DELETE /oauth/clients/:clientId': managers(CLIENTS),
   'POST /oauth/clients/:clientId/rotate': managers(`${CLIENTS}; never the client's own token`),
+
+  'POST /tenant/webhooks': managers(WEBHOOKS),
+  'GET /tenant/webhooks': managers(WEBHOOKS),
+  'GET /tenant/webhooks/:id': managers(WEBHOOKS),
+  'PATCH /tenant/webhooks/:id': managers(WEBHOOKS),
+  'DELETE /tenant/webhooks/:id': managers(WEBHOOKS),
+  'POST /tenant/webhooks/:id/rotate-secret': managers(`${WEBHOOKS}; the new secret is in the answer`),
+  'POST /tenant/webhooks/:id/test': managers(`${WEBHOOKS}; sends a signed request to its URL`),
+  'GET /tenant/webhooks/:id/deliveries': managers(`${WEBHOOKS}; the delivery log`),
+  'GET /tenant/webhooks/deliveries/:deliveryId/attempts': managers(`${WEBHOOKS}; the delivery log`),
+  'POST /tenant/webhooks/deliveries/:deliveryId/replay': managers(`${WEBHOOKS}; sends the event again`),
+  'GET /tenant/events': anyToken("the tenant's own events: members watch their journey, integrators poll"),
+  'GET /tenant/audit-events': managers(AUDIT),
 } as const satisfies Record<string, RouteAccess>;
 
 export type RouteKey = keyof typeof ROUTE_TABLE;

@@ -30,6 +30,7 @@ export const TAGS = {
   tenant: "The caller's tenant, its members and its join requests",
   adoption: 'Adoption state, milestones, coverage, risk signals, success plans',
   entitlements: 'Usage, `can` checks and upgrade context',
+  notifications: 'Signed webhooks, the events feed (JSON and server-sent events) and the audit log',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -364,6 +365,68 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     'getUsageHistory',
     'entitlements',
     'Daily or monthly points of a limit or of API requests, 13 months kept (JSON or CSV)',
+  ),
+  'POST /api/v1/tenant/webhooks': api(
+    'createWebhook',
+    'notifications',
+    'Register a webhook endpoint; its `whsec_` secret is in this answer only (OWNER or ADMIN)',
+    true,
+  ),
+  'GET /api/v1/tenant/webhooks': api(
+    'listWebhooks',
+    'notifications',
+    "The tenant's webhook endpoints, never a secret (OWNER or ADMIN)",
+  ),
+  'GET /api/v1/tenant/webhooks/:id': api(
+    'getWebhook',
+    'notifications',
+    'One webhook endpoint (OWNER or ADMIN)',
+  ),
+  'PATCH /api/v1/tenant/webhooks/:id': api(
+    'updateWebhook',
+    'notifications',
+    'Change the subscribed types and/or enable or disable an endpoint (OWNER or ADMIN)',
+    true,
+  ),
+  'DELETE /api/v1/tenant/webhooks/:id': {
+    ...api('deleteWebhook', 'notifications', 'Delete an endpoint; its queued deliveries are dropped', true),
+    extraResponses: noContent('Deleted'),
+  },
+  'POST /api/v1/tenant/webhooks/:id/rotate-secret': api(
+    'rotateWebhookSecret',
+    'notifications',
+    'A new secret (shown once); the old one keeps signing beside it for 24 h',
+    true,
+  ),
+  'POST /api/v1/tenant/webhooks/:id/test': api(
+    'sendTestWebhook',
+    'notifications',
+    'Queue a signed `webhook.test` event to this endpoint now; 409 ENDPOINT_DISABLED when disabled',
+    true,
+  ),
+  'GET /api/v1/tenant/webhooks/:id/deliveries': api(
+    'listWebhookDeliveries',
+    'notifications',
+    "An endpoint's latest deliveries, newest first (OWNER or ADMIN)",
+  ),
+  'GET /api/v1/tenant/webhooks/deliveries/:deliveryId/attempts': api(
+    'listWebhookDeliveryAttempts',
+    'notifications',
+    'Every attempt of a delivery: status, error, latency, next retry (OWNER or ADMIN)',
+  ),
+  'POST /api/v1/tenant/webhooks/deliveries/:deliveryId/replay': {
+    ...api('replayWebhookDelivery', 'notifications', 'Send a delivery again now, same `webhook-id`', true),
+    extraResponses: { 202: { description: 'Queued', type: 'null' } },
+  },
+  'GET /api/v1/tenant/events': api(
+    'listEvents',
+    'notifications',
+    "The tenant's events after a cursor, oldest first, kept 30 days; server-sent events with Accept: text/event-stream (429 over the open-stream cap)",
+  ),
+  'GET /api/v1/tenant/audit-events': api(
+    'listAuditEvents',
+    'notifications',
+    'The audit log, newest first, filtered by action, actor and time range (≤ 400 days); CSV with format=csv (OWNER or ADMIN)',
   ),
 };
 

@@ -35,6 +35,12 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Readonly<Record<string, u
   'PATCH /api/v1/tenant/members/:userId': { role: 'ADMIN' },
   'POST /api/v1/tenant/invitations': { email: 'new.colleague@acme.example', role: 'MEMBER' },
   'POST /api/v1/auth/v2/invitations/inspect': { token: 'inv_…' },
+  'POST /api/v1/tenant/webhooks': {
+    url: 'https://hooks.acme.example/tap',
+    types: ['milestone.completed', 'tier.changed'],
+    enabled: true,
+  },
+  'PATCH /api/v1/tenant/webhooks/:id': { types: ['milestone.completed'], enabled: false },
   'POST /api/v1/auth/v2/invitations/accept': {
     token: 'inv_…',
     firstName: 'Nia',
@@ -75,4 +81,30 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, Readonly<Record<string,
   'DELETE /api/v1/tenant/invitations/:id': { id: '3c1e7a52-8f4d-4b2a-9e61-5d0c2f7b8a19' },
   'DELETE /api/v1/tenant/members/:userId/sessions': { userId: '7a2d9c4e-1b3f-4e8a-8c5d-6f0e2b9a1c37' },
   'DELETE /api/v1/auth/sessions/:id': { id: '5e8b1f3a-2c7d-4a9e-b6f0-1d4c8e2a7b95' },
+  'GET /api/v1/tenant/webhooks/:id': { id: '9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58' },
+  'PATCH /api/v1/tenant/webhooks/:id': { id: '9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58' },
+  'DELETE /api/v1/tenant/webhooks/:id': { id: '9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58' },
+  'POST /api/v1/tenant/webhooks/:id/rotate-secret': { id: '9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58' },
+  'POST /api/v1/tenant/webhooks/:id/test': { id: '9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58' },
+  'GET /api/v1/tenant/webhooks/:id/deliveries': { id: '9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58', limit: '20' },
+  'GET /api/v1/tenant/webhooks/deliveries/:deliveryId/attempts': {
+    deliveryId: '2e7b5c19-8d4a-4f60-b3c1-9a6f0d8e2b74',
+  },
+  'POST /api/v1/tenant/webhooks/deliveries/:deliveryId/replay': {
+    deliveryId: '2e7b5c19-8d4a-4f60-b3c1-9a6f0d8e2b74',
+  },
+  'GET /api/v1/tenant/events': {
+    after: 'YzE6NjcxYTJiM2M0ZDVlNmY3MDgxOTIwYTFi',
+    types: 'milestone.completed,tier.changed',
+    limit: '50',
+  },
+  'GET /api/v1/tenant/audit-events': {
+    action: 'oauth_client.created',
+    actorId: '5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53',
+    cursor: 'YzE6NjcxYTJiM2M0ZDVlNmY3MDgxOTIwYTFi',
+    from: '2026-11-01T00:00:00.000Z',
+    to: '2026-11-30T00:00:00.000Z',
+    limit: '50',
+    format: 'json',
+  },
 };
