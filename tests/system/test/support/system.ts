@@ -1,9 +1,14 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { buildApp as buildAdoption, type AdoptionApp, type DriftWatchJob } from '@tap/adoption';
-import { contracts, type EntitlementsServiceClient, type ProductEvent } from '@tap/contracts';
+import {
+  contracts,
+  type DomainEvent,
+  type EntitlementsServiceClient,
+  type ProductEvent,
+} from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
-import { createEventPublisher, type BatchConsumer } from '@tap/events';
+import { createDomainEventPublisher, createEventPublisher, type BatchConsumer } from '@tap/events';
 import {
   buildApp as buildGateway,
   createAnswerCache,
@@ -18,6 +23,7 @@ import { join } from 'node:path';
 import { createClient, unaryCall } from '@tap/grpc-kit';
 import { identityClientAt, tlsOf } from './service-tls.js';
 import { buildApp as buildIdentity, type IdentityApp } from '@tap/identity';
+import { buildApp as buildNotifications, type NotificationsApp } from '@tap/notifications';
 import { Readiness } from '@tap/runtime';
 import { identityJwksFetcher, redisSessionRevocations as revocationReader } from '@tap/service-auth';
 import { createLogger, type Logger } from '@tap/telemetry';
@@ -53,6 +59,10 @@ export interface System {
   readonly identityDb: Db;
   /** Entitlements' database (tests look at the seat ledger). */
   readonly entitlementsDb: Db;
+  /** The notifications service (webhooks, events feed, audit log), its consumer and worker running. */
+  readonly notifications: NotificationsApp;
+  /** Notifications' database (tests read the audit log it wrote). */
+  readonly notificationsDb: Db;
   /** The gateway's base URL on a real loopback socket (e.g. http://127.0.0.1:PORT). */
   readonly baseUrl: string;
   /** One HTTP request to the gateway; `body` objects are sent as JSON. */
@@ -64,7 +74,12 @@ export interface System {
   readonly namespace: string;
   readonly events: { readonly streamName: string; readonly subjectPrefix: string };
   /** The services' gRPC addresses, for the operator CLI and direct operator calls. */
-  readonly addresses: { readonly identity: string; readonly adoption: string; readonly entitlements: string };
+  readonly addresses: {
+    readonly identity: string;
+    readonly adoption: string;
+    readonly entitlements: string;
+    readonly notifications: string;
+  };
   /** GRPC_TLS_* of the operator's certificate (files in a temp directory), for spawning the CLI. */
   readonly operatorEnv: Readonly<Record<string, string>>;
   /** Redis keys of this system (revocation marks, auth-endpoint limits) start with this. */
@@ -75,6 +90,8 @@ export interface System {
   setTier(tenantId: string, tierCode: string): Promise<void>;
   token(tenantId: string, role?: string, scopes?: string[]): Promise<string>;
   publish(event: ProductEvent): Promise<unknown>;
+  /** Publishes a domain event (as a producer's outbox relay does) on this system's domain stream. */
+  publishDomain(event: DomainEvent): Promise<unknown>;
   /** Shuts identity's gRPC server down (an identity outage); the rest keeps running. */
   stopIdentity(): Promise<void>;
   stop(): Promise<void>;
@@ -108,7 +125,21 @@ export interface SystemOptions {
   readonly answerReuseMs?: number;
   /** How often the verifiers refetch identity's key set (JWKS_REFRESH_INTERVAL_MS); 60 s when absent. */
   readonly jwksRefreshIntervalMs?: number;
+  /** The gateway's event streams (GATEWAY_EVENT_STREAM_*); SYSTEM_EVENT_STREAMS when absent. */
+  readonly eventStreams?: {
+    readonly perTenant: number;
+    readonly pollMs: number;
+    readonly heartbeatMs: number;
+  };
 }
+
+/**
+ * Loopback receivers get deliveries (WEBHOOK_DEV_ALLOWED_HOSTS), retried on a schedule of
+ * milliseconds rather than of hours.
+ */
+export const SYSTEM_WEBHOOK_RETRY_SCHEDULE_MS = [200, 200, 200];
+/** Streams poll and beat often here, so that a test sees an event or a heartbeat soon. */
+export const SYSTEM_EVENT_STREAMS = { perTenant: 3, pollMs: 100, heartbeatMs: 500 };
 
 export async function startSystem(label: string, options: SystemOptions = {}): Promise<System> {
   const urls = infraUrls();
@@ -121,8 +152,10 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   const logger = createLogger({ service: 'system-test', level: 'silent' });
   const mail = await startSmtpSink();
   const mongo = new MongoClient(urls.mongoUrl);
-  const databases = ['identity', 'adoption', 'entitlements'].map((name) => `${namespace}_${name}`);
-  const [identityDb, adoptionDb, entitlementsDb] = databases.map((name) => mongo.db(name));
+  const databases = ['identity', 'adoption', 'entitlements', 'notifications'].map(
+    (name) => `${namespace}_${name}`,
+  );
+  const [identityDb, adoptionDb, entitlementsDb, notificationsDb] = databases.map((name) => mongo.db(name));
 
   // Identity asks entitlements for seats; entitlements starts after it (it verifies tokens
   // against identity's key set), so identity reaches its client through this late binding.
@@ -221,8 +254,47 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     options.driftWatchIntervalMs === undefined ? undefined : adoption.startDriftWatch();
   const adoptionAddress = `127.0.0.1:${await adoption.grpc.listen('127.0.0.1', 0)}`;
 
+  // Notifications as its process runs it: both consumers (adoption's milestone.completed on the
+  // product stream, the domain stream), the delivery worker, its gRPC port.
+  const notifications = buildNotifications({
+    config: {
+      events: { ...events, consumerName: `${namespace}_n`, duplicateWindowMs: 60_000 },
+      domain: { streamName: `${events.streamName}_DOMAIN`, subjectPrefix: `${namespace}_domain` },
+      webhooks: {
+        secretEncryptionKey: 'system-test-webhook-secret-encryption-key-0123456789',
+        devAllowedHosts: ['127.0.0.1'],
+        retryScheduleMs: SYSTEM_WEBHOOK_RETRY_SCHEDULE_MS,
+        timeoutMs: 2_000,
+        rotationOverlapMs: 86_400_000,
+        disableAfterFailingMs: 3 * 86_400_000,
+        maxInFlight: 16,
+        maxInFlightPerEndpoint: 4,
+        pollIntervalMs: 50,
+        claimLeaseMs: 60_000,
+      },
+      feedRetentionMs: 30 * 86_400_000,
+      auditRetentionMs: 400 * 86_400_000,
+      cleanupIntervalMs: 3_600_000,
+    },
+    db: notificationsDb!,
+    verifier,
+    revocations,
+    tls: await tlsOf('notifications'),
+    logger,
+  });
+  await notifications.prepare();
+  const notificationsConsumer = await notifications.startConsumer(nc);
+  const domainPublisher = createDomainEventPublisher(jetstream(nc), { subjectPrefix: `${namespace}_domain` });
+  const deliveries = notifications.startDeliveries();
+  const notificationsAddress = `127.0.0.1:${await notifications.grpc.listen('127.0.0.1', 0)}`;
+
   const clients = createServiceClients(
-    { identity: identityAddress, adoption: adoptionAddress, entitlements: entitlementsAddress },
+    {
+      identity: identityAddress,
+      adoption: adoptionAddress,
+      entitlements: entitlementsAddress,
+      notifications: notificationsAddress,
+    },
     gatewayTls,
   );
   // As main.ts wires it: adoption's read answers kept per tenant, dropped on change notices.
@@ -235,6 +307,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     config: {
       bodyLimitBytes: 64 * 1024,
       trustProxyHops: options.trustProxyHops ?? 0,
+      eventStreams: options.eventStreams ?? SYSTEM_EVENT_STREAMS,
       browser: {
         allowedOrigins: [SYSTEM_ORIGIN],
         cookieDomain: options.cookieDomain,
@@ -277,6 +350,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     identity,
     identityDb: identityDb!,
     entitlementsDb: entitlementsDb!,
+    notifications,
+    notificationsDb: notificationsDb!,
     baseUrl,
     async http(method, path, options = {}) {
       const isJson = options.body !== undefined && typeof options.body !== 'string';
@@ -300,7 +375,12 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     },
     namespace,
     events,
-    addresses: { identity: identityAddress, adoption: adoptionAddress, entitlements: entitlementsAddress },
+    addresses: {
+      identity: identityAddress,
+      adoption: adoptionAddress,
+      entitlements: entitlementsAddress,
+      notifications: notificationsAddress,
+    },
     redisPrefix,
     operatorEnv,
     mail,
@@ -329,6 +409,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       return issued.accessToken;
     },
     publish: (event) => publisher.publish(event),
+    publishDomain: (event) => domainPublisher.publish(event),
     stopIdentity,
     async stop() {
       await gateway.close();
@@ -337,8 +418,15 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       await driftWatch?.stop();
       await consumer.stop();
       await usageConsumer?.stop();
+      await notificationsConsumer.stop();
+      await deliveries.stop();
       verifier.close();
-      await Promise.all([stopIdentity(), entitlements.grpc.shutdown(500), adoption.grpc.shutdown(500)]);
+      await Promise.all([
+        stopIdentity(),
+        entitlements.grpc.shutdown(500),
+        adoption.grpc.shutdown(500),
+        notifications.grpc.shutdown(500),
+      ]);
       clients.close();
       identityClient.close();
       late.entitlements?.close();
