@@ -13,7 +13,7 @@ const ALL_SCOPES = [
   'traceability:read',
   'dpp:read',
 ];
-const SERVICES: readonly ServiceName[] = ['identity', 'entitlements', 'adoption', 'gateway'];
+const SERVICES: readonly ServiceName[] = ['identity', 'entitlements', 'adoption', 'notifications', 'gateway'];
 /** Per auth mode; three runs stay near three minutes. */
 const RUN_BUDGET_S = 60;
 /** A shorter budget when told (FUZZ_BUDGET_S), for reproducing a failure; never longer. */
@@ -124,6 +124,23 @@ describe('the fuzz gate', () => {
           'endSession',
           'endOtherSessions',
           'endMemberSessions',
+        ]),
+      );
+      // Webhooks, the events feed and the audit log (issue 24), fuzzed in every mode too.
+      expect(documented).toEqual(
+        expect.arrayContaining([
+          'createWebhook',
+          'listWebhooks',
+          'getWebhook',
+          'updateWebhook',
+          'deleteWebhook',
+          'rotateWebhookSecret',
+          'sendTestWebhook',
+          'listWebhookDeliveries',
+          'listWebhookDeliveryAttempts',
+          'replayWebhookDelivery',
+          'listEvents',
+          'listAuditEvents',
         ]),
       );
       const pids = Object.fromEntries(SERVICES.map((name) => [name, stack.process(name).child.pid]));

@@ -35,7 +35,13 @@ const IN_FLIGHT_MS = 300;
 /** The three gRPC services, in the order they are started. */
 export const GRPC_SERVICES = ['identity', 'entitlements', 'adoption'] as const;
 export type GrpcServiceName = (typeof GRPC_SERVICES)[number];
-export type ServiceName = GrpcServiceName | 'gateway';
+/**
+ * Notifications (webhooks, events feed, audit log) runs beside them, started with them; it is
+ * not among GRPC_SERVICES, which the rolling-restart test rolls in turn.
+ */
+export type ServiceName = GrpcServiceName | 'notifications' | 'gateway';
+/** Seals the stack's webhook secrets (notifications' WEBHOOK_SECRET_ENCRYPTION_KEY). */
+const WEBHOOK_KEY = 'process-stack-webhook-secret-encryption-key-0123';
 
 /** The ports of one process of a service; each service has two slots, "blue" and "green". */
 interface Slot {
@@ -58,13 +64,13 @@ export interface Roll {
   readonly exitedAt: number;
 }
 
-/** The four built services running as processes on loopback, the gateway behind a proxy. */
+/** The five built services running as processes on loopback, the gateway behind a proxy. */
 export interface ProcessStack {
   /** The proxy in front of the gateway, `http://127.0.0.1:<port>`. */
   readonly base: string;
   readonly namespace: string;
   readonly mongo: MongoClient;
-  readonly databases: Readonly<Record<GrpcServiceName, string>>;
+  readonly databases: Readonly<Record<GrpcServiceName | 'notifications', string>>;
   /** The running process of a service. */
   process(name: ServiceName): ServiceProcess;
   /**
@@ -120,6 +126,7 @@ async function allocateSlots(): Promise<Record<ServiceName, readonly [Slot, Slot
     identity: await pair(),
     entitlements: await pair(),
     adoption: await pair(),
+    notifications: await pair(),
     gateway: await pair(),
   };
 }
@@ -160,6 +167,7 @@ export async function startProcessStack(
     identity: `${namespace}_i`,
     entitlements: `${namespace}_e`,
     adoption: `${namespace}_a`,
+    notifications: `${namespace}_n`,
   };
   const events = { EVENTS_STREAM: namespace.toUpperCase(), EVENTS_SUBJECT_PREFIX: namespace };
   const common = {
@@ -171,6 +179,7 @@ export async function startProcessStack(
     IDENTITY_GRPC_ADDRESS: target(slots.identity),
     ENTITLEMENTS_GRPC_ADDRESS: target(slots.entitlements),
     ADOPTION_GRPC_ADDRESS: target(slots.adoption),
+    NOTIFICATIONS_GRPC_ADDRESS: target(slots.notifications),
   };
   // Each process its own certificate from the test PKI, as files (GRPC_TLS_*).
   const pkiDir = await mkdtemp(join(tmpdir(), 'tap-process-pki-'));
@@ -178,6 +187,7 @@ export async function startProcessStack(
     identity: await testIdentityEnv(pkiDir, 'identity'),
     entitlements: await testIdentityEnv(pkiDir, 'entitlements'),
     adoption: await testIdentityEnv(pkiDir, 'adoption'),
+    notifications: await testIdentityEnv(pkiDir, 'notifications'),
     gateway: await testIdentityEnv(pkiDir, 'gateway'),
   };
   const env: Record<ServiceName, Record<string, string>> = {
@@ -195,6 +205,18 @@ export async function startProcessStack(
       ...events,
       ADOPTION_CONSUMER: `${namespace}_a`,
       ADOPTION_MONGO_DB: databases.adoption,
+    },
+    // Its own domain stream; deliveries to a receiver on loopback only (the tests' own).
+    notifications: {
+      ...common,
+      ...tls.notifications,
+      ...events,
+      NOTIFICATIONS_CONSUMER: `${namespace}_n`,
+      NOTIFICATIONS_MONGO_DB: databases.notifications,
+      DOMAIN_EVENTS_STREAM: `${events.EVENTS_STREAM}_DOMAIN`,
+      DOMAIN_EVENTS_SUBJECT_PREFIX: `${namespace}_domain`,
+      WEBHOOK_SECRET_ENCRYPTION_KEY: WEBHOOK_KEY,
+      WEBHOOK_DEV_ALLOWED_HOSTS: '127.0.0.1',
     },
     // The gateway hears the services' change notices on the same prefix (its answer cache).
     gateway: {
@@ -274,12 +296,14 @@ export async function startProcessStack(
     }
     // Identity first (the others fetch its keys), then the rest together, all on their blue slot.
     running.set('identity', await launch('identity', slots.identity[0]));
-    const [entitlements, adoption] = await Promise.all([
+    const [entitlements, adoption, notifications] = await Promise.all([
       launch('entitlements', slots.entitlements[0]),
       launch('adoption', slots.adoption[0]),
+      launch('notifications', slots.notifications[0]),
     ]);
     running.set('entitlements', entitlements);
     running.set('adoption', adoption);
+    running.set('notifications', notifications);
     running.set('gateway', await launch('gateway', slots.gateway[0]));
     proxy.add(slots.gateway[0].port);
     nc = await connect({ servers: urls.natsUrl });

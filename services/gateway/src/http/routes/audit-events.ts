@@ -7,6 +7,9 @@ import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
 import { AuditQuery, auditResponse, type AuditEntryJson } from './notifications-schemas.js';
 
+/** An export reads up to 10,000 entries in pages of 100: more than one page's deadline. */
+const EXPORT_DEADLINE_MS = 10_000;
+
 const orNull = (value: string | undefined): string | null => value || null;
 
 const entryJson = (e: AuditEntry__Output): AuditEntryJson => ({
@@ -43,7 +46,10 @@ export async function auditEventRoutes(
       const q = request.query;
       const filter = { action: q.action ?? '', actorId: q.actorId ?? '', from: q.from ?? '', to: q.to ?? '' };
       if (wantsCsv(q.format, request.headers.accept)) {
-        const exported = await unaryCall(notifications, 'ExportAuditEntries', filter, { authorization });
+        const exported = await unaryCall(notifications, 'ExportAuditEntries', filter, {
+          authorization,
+          deadlineMs: EXPORT_DEADLINE_MS,
+        });
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', 'attachment; filename="audit-events.csv"')

@@ -28,6 +28,12 @@ import {
 
 const orNull = (value: string): string | null => value || null;
 
+/**
+ * Registration resolves the endpoint's host (the address guard): a resolver that is slow to say
+ * "no such name" must come back as the service's 400, not as a gateway deadline's 503.
+ */
+const REGISTRATION_DEADLINE_MS = 12_000;
+
 const webhookJson = (w: WebhookEndpoint__Output): WebhookJson => ({
   id: w.id,
   url: w.url,
@@ -87,7 +93,7 @@ export async function webhookRoutes(
         notifications,
         'CreateWebhookEndpoint',
         { url, types, ...(enabled === undefined ? {} : { enabled }) },
-        auth(request),
+        { ...auth(request), deadlineMs: REGISTRATION_DEADLINE_MS },
       );
       void reply.header('cache-control', 'no-store');
       return reply.status(201).send(ok({ webhook: webhookJson(created.endpoint!), secret: created.secret }));
