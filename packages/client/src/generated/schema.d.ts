@@ -277,6 +277,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenant/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's webhook endpoints, never a secret (OWNER or ADMIN) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Register a webhook endpoint; its `whsec_` secret is in this answer only (OWNER or ADMIN) */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint (OWNER or ADMIN) */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint; its queued deliveries are dropped */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Change the subscribed types and/or enable or disable an endpoint (OWNER or ADMIN) */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/tenant/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret (shown once); the old one keeps signing beside it for 24 h */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a signed `webhook.test` event to this endpoint now; 409 ENDPOINT_DISABLED when disabled */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's latest deliveries, newest first (OWNER or ADMIN) */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/webhooks/deliveries/{deliveryId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every attempt of a delivery: status, error, latency, next retry (OWNER or ADMIN) */
+        get: operations["listWebhookDeliveryAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/webhooks/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now, same `webhook-id` */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's events after a cursor, oldest first, kept 30 days; server-sent events with Accept: text/event-stream (429 over the open-stream cap) */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenant/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log, newest first, filtered by action, actor and time range (≤ 400 days); CSV with format=csv (OWNER or ADMIN) */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth/token": {
         parameters: {
             query?: never;
@@ -4274,6 +4430,3061 @@ export interface operations {
                                 date: string;
                                 value: number;
                             }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            webhooks: {
+                                id: string;
+                                url: string;
+                                types: string[];
+                                enabled: boolean;
+                                /** @description FAILING (disabled after failing for days) or BY_USER; null while enabled */
+                                disabledReason: string | null;
+                                /** @description The first failure with no success since */
+                                failingSince: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.acme.example/tap",
+                 *       "types": [
+                 *         "milestone.completed",
+                 *         "tier.changed"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description An absolute https URL whose host resolves to a public address */
+                    url: string;
+                    types: ("milestone.completed" | "adoption.rung_changed" | "adoption.health_band_changed" | "risk_signal.opened" | "risk_signal.escalated" | "risk_signal.resolved" | "usage.threshold_reached" | "usage.threshold_cleared" | "tier.changed" | "member.joined" | "member.deactivated" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted")[];
+                    /** @description Default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            webhook: {
+                                id: string;
+                                url: string;
+                                types: string[];
+                                enabled: boolean;
+                                /** @description FAILING (disabled after failing for days) or BY_USER; null while enabled */
+                                disabledReason: string | null;
+                                /** @description The first failure with no success since */
+                                failingSince: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                            /** @description The `whsec_` signing secret: shown in this answer only */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook endpoint id
+                 * @example 9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            webhook: {
+                                id: string;
+                                url: string;
+                                types: string[];
+                                enabled: boolean;
+                                /** @description FAILING (disabled after failing for days) or BY_USER; null while enabled */
+                                disabledReason: string | null;
+                                /** @description The first failure with no success since */
+                                failingSince: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook endpoint id
+                 * @example 9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook endpoint id
+                 * @example 9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "types": [
+                 *         "milestone.completed"
+                 *       ],
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": {
+                    types?: ("milestone.completed" | "adoption.rung_changed" | "adoption.health_band_changed" | "risk_signal.opened" | "risk_signal.escalated" | "risk_signal.resolved" | "usage.threshold_reached" | "usage.threshold_cleared" | "tier.changed" | "member.joined" | "member.deactivated" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted")[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            webhook: {
+                                id: string;
+                                url: string;
+                                types: string[];
+                                enabled: boolean;
+                                /** @description FAILING (disabled after failing for days) or BY_USER; null while enabled */
+                                disabledReason: string | null;
+                                /** @description The first failure with no success since */
+                                failingSince: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook endpoint id
+                 * @example 9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description The `whsec_` signing secret: shown in this answer only */
+                            secret: string;
+                            /** @description Until then the old secret signs beside the new */
+                            previousSecretExpiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook endpoint id
+                 * @example 9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            delivery: {
+                                id: string;
+                                endpointId: string;
+                                /** @description The `webhook-id` of every attempt */
+                                eventId: string;
+                                eventType: string;
+                                /** @description PENDING, DELIVERED or FAILED */
+                                status: string;
+                                attempts: number;
+                                /** @description null once delivered or failed */
+                                nextAttemptAt: string | null;
+                                /** @description null when the last attempt got no answer */
+                                lastStatus: number | null;
+                                lastError: string | null;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1 to 100 (default 100)
+                 * @example 20
+                 */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook endpoint id
+                 * @example 9a4c2e71-5b8d-4f36-a1e0-7c3d9b2f6e58
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            deliveries: {
+                                id: string;
+                                endpointId: string;
+                                /** @description The `webhook-id` of every attempt */
+                                eventId: string;
+                                eventType: string;
+                                /** @description PENDING, DELIVERED or FAILED */
+                                status: string;
+                                attempts: number;
+                                /** @description null once delivered or failed */
+                                nextAttemptAt: string | null;
+                                /** @description null when the last attempt got no answer */
+                                lastStatus: number | null;
+                                lastError: string | null;
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveryAttempts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A delivery id
+                 * @example 2e7b5c19-8d4a-4f60-b3c1-9a6f0d8e2b74
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            attempts: {
+                                attempt: number;
+                                at: string;
+                                /** @description null when the receiver did not answer */
+                                status: number | null;
+                                /** @description A network error code (TIMEOUT, ECONNRESET, …) */
+                                error: string | null;
+                                latencyMs: number;
+                                nextAttemptAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A delivery id
+                 * @example 2e7b5c19-8d4a-4f60-b3c1-9a6f0d8e2b74
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An opaque cursor from a previous page
+                 * @example YzE6NjcxYTJiM2M0ZDVlNmY3MDgxOTIwYTFi
+                 */
+                after?: string;
+                /**
+                 * @description Comma-separated event types; all when absent
+                 * @example milestone.completed,tier.changed
+                 */
+                types?: string;
+                /**
+                 * @description 1 to 100 (default 100)
+                 * @example 50
+                 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON: the events after `after`, oldest first. With `Accept: text/event-stream`: a stream of messages (`id: <cursor>`, `data: <event JSON>`; resume with Last-Event-ID) and `: heartbeat` comments */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            events: {
+                                id: string;
+                                type: string;
+                                tenantId: string;
+                                occurredAt: string;
+                                subject: {
+                                    [key: string]: string;
+                                };
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description Pass as `after` for the next page; null before the first event */
+                            nextCursor: string | null;
+                        };
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Conflict with the current state (stale version, an active plan) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @example oauth_client.created */
+                action?: string;
+                /**
+                 * @description Only entries of this actor
+                 * @example 5d2e8a41-7b3c-4f19-a6d0-c1e9b8f27a53
+                 */
+                actorId?: string;
+                /**
+                 * @description From this time (ISO 8601); default 400 days before `to`
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description Until this time (ISO 8601); default now
+                 * @example 2026-11-30T00:00:00.000Z
+                 */
+                to?: string;
+                /**
+                 * @description An opaque cursor from a previous page
+                 * @example YzE6NjcxYTJiM2M0ZDVlNmY3MDgxOTIwYTFi
+                 */
+                cursor?: string;
+                /**
+                 * @description 1 to 100 (default 100)
+                 * @example 50
+                 */
+                limit?: string;
+                /**
+                 * @description csv: up to 10,000 entries as text/csv (so does Accept: text/csv)
+                 * @example json
+                 */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first, in pages with a cursor; or the whole range as CSV */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            entries: {
+                                id: string;
+                                actor: {
+                                    /** @description user, client, operator or system */
+                                    type: string;
+                                    id: string | null;
+                                    email: string | null;
+                                };
+                                action: string;
+                                target: {
+                                    type: string;
+                                    id: string | null;
+                                } | null;
+                                /** @description SUCCESS or FAILURE */
+                                outcome: string;
+                                reason: string | null;
+                                ip: string | null;
+                                userAgent: string | null;
+                                requestId: string | null;
+                                occurredAt: string;
+                            }[];
+                            /** @description Pass as `cursor` for older entries */
+                            nextCursor: string | null;
                         };
                     };
                     "text/csv": string;
