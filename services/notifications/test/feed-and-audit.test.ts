@@ -99,7 +99,15 @@ describe('the events feed and the audit log', () => {
     const rest = await bed.app.ops.feed({ tenantId: tenant, after: first.nextCursor ?? '' });
     expect(rest.events).toEqual(published.slice(2, 3));
     const none = await bed.app.ops.feed({ tenantId: tenant, after: rest.nextCursor ?? '' });
-    expect(none).toEqual({ events: [], nextCursor: rest.nextCursor });
+    expect(none).toEqual({ events: [], cursors: [], nextCursor: rest.nextCursor });
+  });
+
+  it('gives each event the cursor just after it, so a stream resumes after any event it sent', async () => {
+    const all = await bed.app.ops.feed({ tenantId: tenant });
+    expect(all.cursors).toHaveLength(all.events.length);
+    expect(all.cursors.at(-1)).toBe(all.nextCursor);
+    const resumed = await bed.app.ops.feed({ tenantId: tenant, after: all.cursors[0] ?? '' });
+    expect(resumed.events).toEqual(all.events.slice(1));
   });
 
   it('filters the feed by type and shows nothing of another tenant', async () => {

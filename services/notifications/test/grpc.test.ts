@@ -137,6 +137,35 @@ describe('the notifications gRPC service', () => {
     }
   });
 
+  it('reads one endpoint and queues a signed test event to it alone; a disabled one is ENDPOINT_DISABLED', async () => {
+    const created = await create();
+    const endpointId = created.endpoint?.id ?? '';
+    const one = await unaryCall(gateway, 'GetWebhookEndpoint', { endpointId }, await owner());
+    expect([one.id, JSON.stringify(one).includes('whsec_')]).toEqual([endpointId, false]);
+    const delivery = await unaryCall(gateway, 'SendTestWebhook', { endpointId }, await owner());
+    expect(delivery).toMatchObject({ endpointId, eventType: 'webhook.test' });
+    const listed = await unaryCall(gateway, 'ListWebhookDeliveries', { endpointId }, await owner());
+    expect(listed.deliveries.map((d) => d.id)).toContain(delivery.id);
+    const feed = await unaryCall(gateway, 'ListEvents', {}, await owner());
+    expect(feed.eventsJson.join()).not.toContain('webhook.test');
+
+    await unaryCall(gateway, 'UpdateWebhookEndpoint', { endpointId, enabled: false }, await owner());
+    const disabled = await remoteError(unaryCall(gateway, 'SendTestWebhook', { endpointId }, await owner()));
+    expect([disabled.grpcStatus, disabled.reason]).toEqual([
+      GrpcStatus.FAILED_PRECONDITION,
+      'ENDPOINT_DISABLED',
+    ]);
+    const stranger = await owner(randomUUID());
+    for (const call of [
+      unaryCall(gateway, 'GetWebhookEndpoint', { endpointId }, stranger),
+      unaryCall(gateway, 'SendTestWebhook', { endpointId }, stranger),
+    ])
+      expect((await remoteError(call)).reason).toBe('ENDPOINT_NOT_FOUND');
+    const member = { authorization: await bed.tokens.bearer(tenant, 'MEMBER') };
+    const refused = await remoteError(unaryCall(gateway, 'SendTestWebhook', { endpointId }, member));
+    expect(refused.grpcStatus).toBe(GrpcStatus.PERMISSION_DENIED);
+  });
+
   it('refuses a caller service the allowlist does not name', async () => {
     const error = await remoteError(unaryCall(adoption, 'ListEvents', {}, await owner()));
     expect(error.grpcStatus).toBe(GrpcStatus.PERMISSION_DENIED);

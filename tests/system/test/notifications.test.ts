@@ -113,7 +113,7 @@ describe('webhooks, the events feed and the audit log through the gateway', () =
     await system.publish(event(tenantId, 'company.profile_completed', {}, now));
     await system.publish(event(tenantId, 'product.created', { productId: 'p-1' }, now));
     const delivered = await waitFor(async () => received('/main')[0], 30_000);
-    const verified = await verifyWebhook(secret, delivered.headers as Record<string, string>, delivered.body);
+    const verified = await verifyWebhook(secret, delivered.headers, delivered.body);
     const payload = verified.payload as EventJson;
     expect(payload).toMatchObject({ type: 'milestone.completed', tenantId });
     expect(verified.id).toBe(payload.id);
@@ -152,11 +152,7 @@ describe('webhooks, the events feed and the audit log through the gateway', () =
       30_000,
     );
     expect(new Set(three.map((r) => r.headers['webhook-id']))).toEqual(new Set([delivery.eventId]));
-    const verified = await verifyWebhook(
-      flaky.secret,
-      three[2]!.headers as Record<string, string>,
-      three[2]!.body,
-    );
+    const verified = await verifyWebhook(flaky.secret, three[2]!.headers, three[2]!.body);
     expect(verified.payload).toMatchObject({ type: 'webhook.test', tenantId });
 
     const attempts = await waitFor(async () => {

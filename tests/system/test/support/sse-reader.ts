@@ -32,7 +32,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
       ended = true;
       return;
     }
-    buffer += decoder.decode(chunk.value, { stream: true });
+    buffer += decoder.decode(chunk.value as Uint8Array, { stream: true });
     let cut: number;
     while ((cut = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, cut);
