@@ -172,6 +172,13 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
       return created;
     },
     listEndpoints: (tenantId) => stores.endpoints.list(tenantId),
+    getEndpoint: async (tenantId, endpointId) => {
+      const endpoint = await stores.endpoints.find(tenantId, endpointId);
+      if (!endpoint) throw notificationErrors.create('ENDPOINT_NOT_FOUND');
+      return endpoint;
+    },
+    sendTest: (tenantId, endpointId) =>
+      sendTestEvent({ ...stores, now, newId: randomUUID }, tenantId, endpointId),
     updateEndpoint: async (tenantId, endpointId, change, actor) => {
       const updated = await updateEndpoint(
         { endpoints: stores.endpoints, now },
@@ -201,13 +208,6 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
     feed: (input) => listEventsFeed({ feed }, input),
     replay: (tenantId, deliveryId) =>
       replayDelivery({ deliveries: stores.deliveries, now }, tenantId, deliveryId),
-    getEndpoint: async (tenantId, endpointId) => {
-      const endpoint = await stores.endpoints.find(tenantId, endpointId);
-      if (!endpoint) throw notificationErrors.create('ENDPOINT_NOT_FOUND');
-      return endpoint;
-    },
-    sendTest: (tenantId, endpointId) =>
-      sendTestEvent({ ...stores, now, newId: randomUUID }, tenantId, endpointId),
     apply: (event) =>
       event.type === 'audit.entry_recorded' ? recordAuditEntry({ audit }, event) : ops.ingest(event),
     audit: (query) => listAuditEntries({ audit, now }, query),
