@@ -49,6 +49,7 @@ import { notifyingAggregates, notifyingDrift } from './store/notifying-aggregate
 import { notifyingPlans } from './store/notifying-plans.js';
 import { driftRepository } from './store/drift-repository.js';
 import { ensureAdoptionIndexes } from './store/indexes.js';
+import { itemMarkersRepository } from './store/item-markers-repository.js';
 import { migrateFactArrays } from './store/migrate-fact-arrays.js';
 import { migrateInlineSummaries } from './store/migrate-inline-summaries.js';
 import { summaryPartsRepository } from './store/summary-parts-repository.js';
@@ -308,6 +309,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         subjectPrefix,
         handleBatch: productBatchHandler({
           aggregates: { load: aggregates.loadForFacts, applyFacts: aggregates.applyFacts },
+          markers: itemMarkersRepository(deps.db),
           rawEvents,
           completions: detectedCompletionOutbox(outbox, logger),
           tiers,

@@ -6,6 +6,7 @@ import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { productEventHandler } from '../src/events/product-event-handler.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
+import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
@@ -66,6 +67,7 @@ describe('the milestone detector under redelivery, duplicates and restarts', () 
     const handler = productEventHandler({
       aggregates: aggregatesRepository(bed.db, lock),
       rawEvents: rawEventsRepository(bed.db),
+      markers: itemMarkersRepository(bed.db),
       logger: silent,
       now: bed.clock.now,
       rescanMs: 900_000,

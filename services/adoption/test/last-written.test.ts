@@ -13,6 +13,7 @@ import { aggregatesRepository, type AggregatesRepository } from '../src/store/ag
 import { driftRepository, type DriftRepository } from '../src/store/drift-repository.js';
 import { ensureAdoptionIndexes } from '../src/store/indexes.js';
 import { lastWrittenAggregates } from '../src/store/last-written-aggregates.js';
+import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { PARTNER_1, productEvent } from './support/events.js';
@@ -55,6 +56,7 @@ describe('the consumer’s memory of its last write of each tenant', () => {
     deps = {
       aggregates: { load: consumerSide.loadForFacts, applyFacts: consumerSide.applyFacts },
       rawEvents: rawEventsRepository(db),
+      markers: itemMarkersRepository(db),
       now: () => now,
       rescanMs: 15 * 60_000,
       schedule: (tenantId, at) => drift.schedule(tenantId, at),

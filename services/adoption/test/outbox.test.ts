@@ -10,6 +10,7 @@ import { detectedCompletionId } from '../src/domain/index.js';
 import { completionOutbox, detectedCompletionOutbox } from '../src/operations/completion-outbox.js';
 import { REFUSED_EVENT_RETRY_MS } from '../src/operations/relay-outbox.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
+import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
 import { OUTBOX_DUE_COLLECTION, outboxRepository } from '../src/store/outbox-repository.js';
@@ -84,6 +85,7 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
     await productEventHandler({
       aggregates: aggregatesRepository(bed.db, l),
       rawEvents: rawEventsRepository(bed.db),
+      markers: itemMarkersRepository(bed.db),
       logger: silent,
       now: bed.clock.now,
       rescanMs: 900_000,
@@ -351,6 +353,7 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
     await productEventHandler({
       aggregates: aggregatesRepository(bed.db, l),
       rawEvents: rawEventsRepository(bed.db),
+      markers: itemMarkersRepository(bed.db),
       completions: detectedCompletionOutbox(
         completionOutbox({
           publish: (e) => bed.publisher.publish(e),

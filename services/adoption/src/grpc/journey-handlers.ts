@@ -77,7 +77,13 @@ export function journeyHandlers(
       const aggregate = await deps.readAggregate(caller.claims.tenantId);
       const { tier } = await tenantTier(deps, aggregate, { upgradeContexts: false });
       return coverages(aggregate, [tier], () =>
-        coverageToWire(coverageCells({ facts: aggregate.facts, capabilities: tier.capabilities })),
+        coverageToWire(
+          coverageCells({
+            facts: aggregate.facts,
+            items: aggregate.summary.items ?? {},
+            capabilities: tier.capabilities,
+          }),
+        ),
       );
     }),
 

@@ -1,4 +1,5 @@
 import {
+  addItemCounts,
   DEFAULT_TIER_CODE,
   detectedCompletion,
   detectedCompletionId,
@@ -18,9 +19,11 @@ import {
   type SignalTransition,
   type TenantSummary,
 } from '../domain/index.js';
+import { countDistinctItems } from './count-distinct-items.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
 import {
   storedCompletions,
+  type ItemMarkers,
   type DerivedRecord,
   type TenantAggregate,
   type TierCatalogue,
@@ -100,6 +103,8 @@ export interface DetectedCompletionOutbox {
 
 export interface IngestDeps {
   readonly aggregates: IngestAggregates;
+  /** The distinct-item markers (products, views, ...): counted here, never held in the aggregate. */
+  readonly markers: ItemMarkers;
   /**
    * The outbox of detected completions. Without it (tests of the store alone) they are stored
    * DONE and marked unpublished, but nothing reminds the relay.
@@ -266,7 +271,13 @@ export async function ingestProductEvents(
     }
     const now = deps.now();
     const facts = toApply.map((d) => d.fact);
-    const summary = foldFacts(aggregate.summary, facts, now);
+    const itemsAdded = await countDistinctItems(
+      deps.markers,
+      tenantId,
+      toApply.map((d) => ({ fact: d.fact, seq: d.item.seq })),
+    );
+    const folded = foldFacts(aggregate.summary, facts, now);
+    const summary = { ...folded, items: addItemCounts(folded.items ?? {}, itemsAdded) };
     const keptFacts = summaryFacts(summary);
     const seqs = [...toApply.map((d) => d.item.seq ?? 0), ...tierChanges.map((t) => t.item.seq ?? 0)];
     const stored = storedCompletions(aggregate);

@@ -4,6 +4,7 @@ import type {
   ManualCompletion,
   PathProfile,
   RiskSignal,
+  StoredMarker,
   SuccessPlan,
   SummarySlot,
   TenantSummary,
@@ -246,4 +247,26 @@ export interface OutboxRepository {
   forget(tenantId: string, completionId: string): Promise<void>;
   /** Moves a reminder later. */
   postpone(due: DuePublication, until: Date): Promise<void>;
+}
+
+/**
+ * Markers of distinct items, one per (tenant, space, item) on a unique key
+ * (store/item-markers-repository.ts): what lets adoption count 500,000 products without holding one.
+ */
+export interface ItemMarkers {
+  /** Inserts the markers that are not there yet; returns the keys this call inserted. */
+  insertFirst(
+    tenantId: string,
+    markers: readonly { readonly key: string; readonly eventId: string }[],
+  ): Promise<ReadonlySet<string>>;
+  /** The stored markers among `keys` (one indexed lookup each; for the few a group needs). */
+  find(tenantId: string, keys: readonly string[]): Promise<ReadonlyMap<string, StoredMarker>>;
+  /**
+   * Records, before a group's markers go in, that markers of events up to `throughSeq` may be
+   * stored; returns the previous mark. A duplicate of an event at or below it may be this very
+   * event's marker from an attempt that crashed before the tenant's write, so it is read back.
+   */
+  fence(tenantId: string, throughSeq: number): Promise<number>;
+  /** How many markers the tenant has in a space (tests and migrations: it scans on FerretDB). */
+  countFor(tenantId: string, space: string): Promise<number>;
 }
