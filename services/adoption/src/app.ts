@@ -52,6 +52,7 @@ import { ensureAdoptionIndexes } from './store/indexes.js';
 import { itemMarkersRepository } from './store/item-markers-repository.js';
 import { migrateFactArrays } from './store/migrate-fact-arrays.js';
 import { migrateInlineSummaries } from './store/migrate-inline-summaries.js';
+import { migrateItemSlots } from './store/migrate-item-slots.js';
 import { summaryPartsRepository } from './store/summary-parts-repository.js';
 import { DEFAULT_RAW_EVENT_RETENTION_MS, rawEventsRepository } from './store/raw-events-repository.js';
 import { outboxRepository } from './store/outbox-repository.js';
@@ -176,6 +177,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   // The consumer's memory of its own writes: a tenant's next group folds on it, unread.
   const lastWritten = lastWrittenAggregates();
   const stored = aggregatesRepository(deps.db, lock, summaryParts, lastWritten);
+  const markers = itemMarkersRepository(deps.db);
   // The read model (docs/adoption-model.md, "Read models"): every read of an RPC is served from
   // here; every write of this replica raises the tenant's floor and tells the other replicas.
   const reads = createVersionedCache<TenantAggregate>({
@@ -293,6 +295,10 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       if (layered.migrated + layered.skipped > 0) {
         deps.logger.info({ ...layered }, 'aggregate summaries moved to summary parts');
       }
+      const itemized = await migrateItemSlots(deps.db, markers, (tenantId) => stored.load(tenantId), now());
+      if (itemized.migrated + itemized.skipped > 0) {
+        deps.logger.info({ ...itemized }, 'distinct items moved from summaries to item markers');
+      }
     },
     async startConsumer(nc, options = {}) {
       const { streamName, subjectPrefix, consumerName, duplicateWindowMs } = deps.config.events;
@@ -309,7 +315,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         subjectPrefix,
         handleBatch: productBatchHandler({
           aggregates: { load: aggregates.loadForFacts, applyFacts: aggregates.applyFacts },
-          markers: itemMarkersRepository(deps.db),
+          markers,
           rawEvents,
           completions: detectedCompletionOutbox(outbox, logger),
           tiers,

@@ -41,6 +41,11 @@ export interface AggregateDocument {
   /** The summary's parts in `summary_parts`, oldest first (absent: none, a document from before them). */
   summaryParts?: { id: string; facts: number }[];
   /**
+   * ITEM_MARKERS_SCHEMA once the tenant's distinct items are markers (store/migrate-item-slots.ts);
+   * absent: written before them, its summary may still hold a slot per item.
+   */
+  itemMarkers?: number;
+  /**
    * The latest applied event ids, newest last (operations/ingest-product-events.ts says how many),
    * written as one JSON string: FerretDB converts and rewrites an array element by element, so a
    * long array costs several times one string to update and to read (docs/adoption-model.md §22).
@@ -76,6 +81,9 @@ export interface AggregateDocument {
   updatedAt: Date;
 }
 
+/** What `itemMarkers` says of a document whose distinct items are markers. */
+export const ITEM_MARKERS_SCHEMA = 1;
+
 /** Fields of a document created on first contact (before any fact). */
 export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id' | 'facts'> {
   return {
@@ -91,6 +99,7 @@ export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id' | 'fact
     driftRevision: 0,
     scheduledCheck: null,
     outbox: [],
+    itemMarkers: ITEM_MARKERS_SCHEMA,
     updatedAt: now,
   };
 }
