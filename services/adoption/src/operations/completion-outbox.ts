@@ -1,7 +1,7 @@
 import type { ProductEvent } from '@tap/contracts';
 import { milestoneCompletedEvent, type ManualCompletion } from '../domain/index.js';
 import type { DetectedCompletionOutbox } from './ingest-product-events.js';
-import type { OutboxRepository } from './ports.js';
+import type { OutboxRepository } from '../ports.js';
 
 /** Publishes an event on the bus; rejects when the stream did not confirm it. */
 export type PublishEvent = (event: ProductEvent) => Promise<unknown>;

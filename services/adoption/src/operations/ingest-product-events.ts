@@ -1,12 +1,10 @@
 import {
-  DEFAULT_TIER_CODE,
   detectedCompletion,
   detectedCompletionId,
   foldFacts,
   isNewerTier,
   TIER_CHANGED_EVENT,
   tierChangeOf,
-  UNSEEN_TIER,
   type TierChange,
   newCompletions,
   isEventKind,
@@ -19,13 +17,14 @@ import {
   type TenantSummary,
 } from '../domain/index.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
+import { tenantTier } from './tenant-tier.js';
 import {
   storedCompletions,
   type DerivedRecord,
   type TenantAggregate,
   type TierCatalogue,
   type TierSnapshot,
-} from './ports.js';
+} from '../ports.js';
 
 /**
  * How many of the latest applied event ids the aggregate remembers, so a redelivery is
@@ -280,11 +279,15 @@ export async function ingestProductEvents(
       : undefined;
     // The tier's entry first: a tenant stored with a tier always finds its tier's offers.
     if (tierChange) await deps.tiers?.put(tierChange.entry);
+    // The projection the reads serve is stored by this write: milestones with the tier's offers.
+    const tenant = await tenantTier(deps.tiers, tier ?? aggregate.tier);
     const { derived, transitions, reschedule, result } = recomputeOnWrite({
       aggregate,
       facts: keptFacts,
       manualCompletions: stored,
-      tier: tier ?? aggregate.tier ?? (await deps.tiers?.entry(DEFAULT_TIER_CODE)) ?? UNSEEN_TIER,
+      tier: tenant.tier,
+      upgradeContexts: tenant.upgradeContexts,
+      appliedEvents: summary.applied,
       version: aggregate.version + 1,
       now,
       rescanMs: deps.rescanMs,

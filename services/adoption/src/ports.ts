@@ -6,9 +6,10 @@ import type {
   RiskSignal,
   SuccessPlan,
   SummarySlot,
+  TenantProjection,
   TenantSummary,
   TierEntry,
-} from '../domain/index.js';
+} from './domain/index.js';
 
 /**
  * The shapes and repository ports adoption's use cases need; store/ implements them
@@ -81,11 +82,37 @@ export function storedCompletions(aggregate: TenantAggregate): readonly ManualCo
   return [...aggregate.manualCompletions, ...aggregate.detectedCompletions];
 }
 
-/** What a recompute-on-write stores next to the change it made. */
+/**
+ * What a recompute-on-write stores next to the change it made, in the same conditional update:
+ * the hysteresis memory, the drift ledger and schedule, and the projection every read serves.
+ */
 export interface DerivedRecord {
   readonly lastBand: HealthBand;
   readonly signals: readonly RiskSignal[];
   readonly scheduledCheck: Date | null;
+  readonly projection: TenantProjection;
+}
+
+/** A tenant's read model as stored (store/projection-reader.ts reads it). */
+export interface StoredProjection {
+  readonly tenantId: string;
+  /** The document's version (0: never written); what the read cache's notices compare with. */
+  readonly version: number;
+  /**
+   * As the last recomputing write stored it; null when no write has projected the tenant yet
+   * (never written, or a document from before projections until the drift watch reaches it).
+   */
+  readonly projection: TenantProjection | null;
+  /** The stored tier, for the projection of a tenant that has none yet. */
+  readonly tier: TierSnapshot | null;
+}
+
+/**
+ * The read side of the aggregates: one document read, the projection and nothing of the
+ * summary, so a read costs the same at 1,000 products as at 500,000.
+ */
+export interface ProjectionReader {
+  read(tenantId: string): Promise<StoredProjection>;
 }
 
 /** Success plans, one document per generation (store/plans-repository.ts). */
