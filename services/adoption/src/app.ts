@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts, type ProductEvent } from '@tap/contracts';
-import { eventErrors, readModelNoticeSubject, createChangeChannel } from '@tap/events';
+import { readModelNoticeSubject, createChangeChannel } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
 import { createVersionedCache, NOTICED_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
@@ -18,8 +18,8 @@ import {
   type AdoptionConfig,
 } from './config.js';
 import type { SignalTransition, SuccessPlan } from './domain/index.js';
-import { runDriftPass, type DriftPassReport } from './operations/run-drift-pass.js';
-import { startDriftWatchJob, type DriftWatchJob } from './jobs/drift-watch-job.js';
+import type { DriftPassReport } from './operations/run-drift-pass.js';
+import { driftWatch, type DriftWatchJob } from './jobs/drift-watch-job.js';
 import {
   startProductConsumer,
   type AdoptionConsumer,
@@ -27,10 +27,10 @@ import {
 } from './events/product-consumer.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
 import { completionOutbox, detectedCompletionOutbox } from './operations/completion-outbox.js';
-import { runOutboxPass, type OutboxPassReport } from './operations/relay-outbox.js';
-import { startOutboxRelayJob, type OutboxRelayJob } from './jobs/outbox-relay-job.js';
-import { startHousekeepingJob, type HousekeepingJob } from './jobs/housekeeping-job.js';
-import { housekeep, type HousekeepingReport } from './operations/housekeep.js';
+import type { OutboxPassReport } from './operations/relay-outbox.js';
+import { outboxRelay, type OutboxRelayJob } from './jobs/outbox-relay-job.js';
+import { housekeeping, type HousekeepingJob } from './jobs/housekeeping-job.js';
+import type { HousekeepingReport } from './operations/housekeep.js';
 import { orphanParts } from './store/orphan-parts.js';
 import type { StoredProjection } from './ports.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
@@ -132,11 +132,11 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const lastWritten = lastWrittenAggregates();
   const stored = aggregatesRepository(deps.db, lock, summaryParts, lastWritten);
   // The read model (docs/adoption-model.md, "Read models"): the projection documents the writes
-  // store, one findOne by `_id` each. FerretDB answers about 1,500 of those a second on this
-  // hardware and the reads' target is several thousand a second over a thousand tenants, so one
-  // bounded cache of these small documents stays in front of it: every write of this replica
-  // raises the tenant's floor and tells the other replicas (notices), a lost notice costs at
-  // most the TTL. It holds projections only (bounded: 28 milestones, 10 cells, a few signals).
+  // store, one findOne by `_id` each. FerretDB serves such lookups several times slower than the
+  // rate the reads must sustain over a thousand tenants, so one bounded cache of these small
+  // documents stays in front of it: every write of this replica raises the tenant's floor and
+  // tells the other replicas (notices); a lost notice costs at most the TTL. It holds projections
+  // only (bounded: 28 milestones, 10 cells, at most 200 signals each).
   const reads = createVersionedCache<StoredProjection>({
     load: projectionReader(deps.db).read,
     versionOf: (read) => read.version,
@@ -202,40 +202,33 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     ],
     { tls: deps.tls, allowlist: RPC_ALLOWLIST },
   );
-  const runDriftWatch = async () => {
-    const report = await runDriftPass({
-      aggregates,
-      drift: driftStore,
-      now,
-      rescanMs: drift.rescanMs,
-      leaseMs: drift.leaseMs,
-      onTransitions,
-      onTenantError: (tenantId, error) =>
-        watchLogger.warn({ err: error, tenantId }, 'drift watch failed for a tenant'),
-      tiers,
-    });
-    return report;
-  };
-  // Raw-event retention (FerretDB v1 keeps no TTL promise) and unnamed summary parts, hourly:
-  // on FerretDB both filters scan their collection, so not on the drift watch's minute.
-  const runHousekeeping = () =>
-    housekeep({
-      rawEvents,
-      orphanParts: orphanParts(deps.db, summaryParts),
-      now,
-      rawEventRetentionMs: DEFAULT_RAW_EVENT_RETENTION_MS,
-    });
-  const housekeepingLogger = deps.logger.child({ component: 'housekeeping' });
-  const relayLogger = deps.logger.child({ component: 'outbox-relay' });
-  const runOutboxRelay = () =>
-    runOutboxPass({
-      outbox: outboxStore,
-      publish: deps.publish,
-      now,
-      graceMs: outboxConfig.graceMs,
-      logger: relayLogger,
-      isRefused: (error) => eventErrors.is(error, 'EVENT_INVALID'),
-    });
+  const watch = driftWatch({
+    aggregates,
+    drift: driftStore,
+    now,
+    rescanMs: drift.rescanMs,
+    leaseMs: drift.leaseMs,
+    onTransitions,
+    tiers,
+    intervalMs: drift.intervalMs,
+    logger: watchLogger,
+  });
+  const housekeeper = housekeeping({
+    rawEvents,
+    orphanParts: orphanParts(deps.db, summaryParts),
+    now,
+    rawEventRetentionMs: DEFAULT_RAW_EVENT_RETENTION_MS,
+    intervalMs: deps.config.housekeeping?.intervalMs ?? DEFAULT_HOUSEKEEPING_INTERVAL_MS,
+    logger: deps.logger.child({ component: 'housekeeping' }),
+  });
+  const relay = outboxRelay({
+    outbox: outboxStore,
+    publish: deps.publish,
+    now,
+    graceMs: outboxConfig.graceMs,
+    intervalMs: outboxConfig.intervalMs,
+    logger: deps.logger.child({ component: 'outbox-relay' }),
+  });
   const logger = deps.logger.child({ component: 'milestone-detector' });
   return {
     grpc,
@@ -272,19 +265,12 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         },
         options,
       ),
-    startDriftWatch: () =>
-      startDriftWatchJob({ intervalMs: drift.intervalMs, run: runDriftWatch, logger: watchLogger }),
-    runDriftWatch,
-    startOutboxRelay: () =>
-      startOutboxRelayJob({ intervalMs: outboxConfig.intervalMs, run: runOutboxRelay, logger: relayLogger }),
-    runOutboxRelay,
-    startHousekeeping: () =>
-      startHousekeepingJob({
-        intervalMs: deps.config.housekeeping?.intervalMs ?? DEFAULT_HOUSEKEEPING_INTERVAL_MS,
-        run: runHousekeeping,
-        logger: housekeepingLogger,
-      }),
-    runHousekeeping,
+    startDriftWatch: watch.start,
+    runDriftWatch: watch.run,
+    startOutboxRelay: relay.start,
+    runOutboxRelay: relay.run,
+    startHousekeeping: housekeeper.start,
+    runHousekeeping: housekeeper.run,
     startReadModelNotices(nc) {
       const prefix = deps.config.events.subjectPrefix;
       const stops = [
