@@ -1,3 +1,4 @@
+import type { ProductEvent } from '@tap/contracts';
 import type {
   EventFact,
   HealthBand,
@@ -273,4 +274,22 @@ export interface OutboxRepository {
   forget(tenantId: string, completionId: string): Promise<void>;
   /** Moves a reminder later. */
   postpone(due: DuePublication, until: Date): Promise<void>;
+}
+
+/** Publishes an event on the bus; rejects when the stream did not confirm it. */
+export type PublishEvent = (event: ProductEvent) => Promise<unknown>;
+
+/** The raw event log's side of the pass (store/raw-events-repository.ts). */
+export interface PrunableEventLog {
+  /** Deletes the events received before `cutoff`; how many went. */
+  pruneBefore(cutoff: Date): Promise<number>;
+}
+
+/** The summary parts' side of the pass (store/orphan-parts.ts). */
+export interface OrphanParts {
+  /**
+   * Looks at up to `limit` parts inserted before `insertedBefore` and deletes those their
+   * tenant's aggregate does not name; what it looked at and deleted.
+   */
+  sweep(insertedBefore: Date, limit: number): Promise<{ looked: number; deleted: number }>;
 }
