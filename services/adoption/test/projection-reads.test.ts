@@ -143,4 +143,23 @@ describe('adoption reads', () => {
     const state = await unaryCall(bed.client, 'GetState', {}, auth);
     expect(state.milestones.find((m) => m.key === 'kickoff_call_held')?.status).toBe('DONE');
   });
+
+  it('project a document written before projections once start-up has scheduled it and the drift watch ran', async () => {
+    const tenantId = randomUUID();
+    await publishJourney(tenantId);
+    const { projection } = await stored(tenantId);
+    // As an older replica left it: everything but the projection.
+    await aggregates().updateOne({ _id: tenantId }, { $unset: { projection: '' } });
+    await bed.db.collection<{ _id: string }>(DRIFT_SCHEDULE_COLLECTION).deleteOne({ _id: tenantId });
+
+    await bed.app.prepare();
+    await bed.app.runDriftWatch();
+    const after = await stored(tenantId);
+    expect(after.projection?.appliedEvents).toBe(projection?.appliedEvents);
+    expect(after.projection?.state.milestones.map((m) => m.status)).toEqual(
+      projection?.state.milestones.map((m) => m.status),
+    );
+    const state = await unaryCall(bed.client, 'GetState', {}, await bed.as(tenantId));
+    expect(state.appliedEventCount).toBe(projection?.appliedEvents);
+  });
 });
