@@ -10,6 +10,7 @@ import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
+import { tierCatalogueRepository } from '../src/store/tier-catalogue-repository.js';
 import { productEvent, publishCopy, supplierJourney } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
@@ -68,6 +69,8 @@ describe('the milestone detector under redelivery, duplicates and restarts', () 
       aggregates: aggregatesRepository(bed.db, lock),
       rawEvents: rawEventsRepository(bed.db),
       markers: itemMarkersRepository(bed.db),
+      // The per-tier table, as every replica has: the projection it writes carries the offers.
+      tiers: tierCatalogueRepository(bed.db),
       logger: silent,
       now: bed.clock.now,
       rescanMs: 900_000,

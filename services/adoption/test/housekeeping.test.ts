@@ -5,7 +5,7 @@ import { countItems, EMPTY_SUMMARY, foldFacts, toFact, type EventFact } from '..
 import { ingestProductEvents, type IngestDeps } from '../src/operations/ingest-product-events.js';
 import { ORPHAN_PART_GRACE_MS } from '../src/operations/housekeep.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
-import { RAW_EVENTS_COLLECTION, rawEventsRepository } from '../src/store/raw-events-repository.js';
+import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { SUMMARY_PARTS_COLLECTION, summaryPartsRepository } from '../src/store/summary-parts-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { storeIngestDeps } from './support/ingest-deps.js';

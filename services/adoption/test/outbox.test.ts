@@ -18,6 +18,7 @@ import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { productEvent } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
+import { SOME_PROJECTION } from './support/projection.js';
 
 const START = new Date('2025-05-01T09:00:00.000Z');
 const NOW = new Date('2025-05-02T09:00:00.000Z');
@@ -247,7 +248,12 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
       actorId: null,
     };
     await outbox.remind(tenantId, completion.id, NOW, NOW);
-    const derived = { lastBand: 'ONBOARDING' as const, signals: [], scheduledCheck: null };
+    const derived = {
+      lastBand: 'ONBOARDING' as const,
+      signals: [],
+      scheduledCheck: null,
+      projection: SOME_PROJECTION,
+    };
     await aggregatesRepository(bed.db, l).recordCompletion(tenantId, completion, 0, derived, NOW);
 
     expect(await bed.app.runOutboxRelay()).toMatchObject({ claimed: 1, refused: 1, failed: 0 });

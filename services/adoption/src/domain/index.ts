@@ -136,3 +136,9 @@ export type { KindCounter, SummarySlot, TenantSummary } from './summary/tenant-s
 export { changedSlots, overlaySlots, slotFactCount } from './summary/summary-layers.js';
 export { mergeSignals } from './risk/merge-signals.js';
 export { earlierCheck, nextDriftCheck } from './risk/next-check.js';
+export { emptyProjection, projectionOf } from './projection/tenant-projection.js';
+export type {
+  EmptyProjectionInput,
+  ProjectionInput,
+  TenantProjection,
+} from './projection/tenant-projection.js';

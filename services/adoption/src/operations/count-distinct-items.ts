@@ -6,7 +6,7 @@ import {
   type EventFact,
   type ItemCounts,
 } from '../domain/index.js';
-import type { ItemMarkers } from './ports.js';
+import type { ItemMarkers } from '../ports.js';
 
 /** A fact of the group being applied, with its stream sequence when the consumer knows it. */
 export interface SequencedFact {

@@ -1,13 +1,11 @@
 import {
   addItemCounts,
-  DEFAULT_TIER_CODE,
   detectedCompletion,
   detectedCompletionId,
   foldFacts,
   isNewerTier,
   TIER_CHANGED_EVENT,
   tierChangeOf,
-  UNSEEN_TIER,
   type TierChange,
   newCompletions,
   isEventKind,
@@ -21,6 +19,7 @@ import {
 } from '../domain/index.js';
 import { countDistinctItems } from './count-distinct-items.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
+import { tenantTier } from './tenant-tier.js';
 import {
   storedCompletions,
   type ItemMarkers,
@@ -28,7 +27,7 @@ import {
   type TenantAggregate,
   type TierCatalogue,
   type TierSnapshot,
-} from './ports.js';
+} from '../ports.js';
 
 /**
  * How many of the latest applied event ids the aggregate remembers, so a redelivery is
@@ -291,11 +290,16 @@ export async function ingestProductEvents(
       : undefined;
     // The tier's entry first: a tenant stored with a tier always finds its tier's offers.
     if (tierChange) await deps.tiers?.put(tierChange.entry);
+    // The projection the reads serve is stored by this write: milestones with the tier's offers.
+    const tenant = await tenantTier(deps.tiers, tier ?? aggregate.tier);
     const { derived, transitions, reschedule, result } = recomputeOnWrite({
       aggregate,
       facts: keptFacts,
       manualCompletions: stored,
-      tier: tier ?? aggregate.tier ?? (await deps.tiers?.entry(DEFAULT_TIER_CODE)) ?? UNSEEN_TIER,
+      tier: tenant.tier,
+      upgradeContexts: tenant.upgradeContexts,
+      appliedEvents: summary.applied,
+      items: summary.items ?? {},
       version: aggregate.version + 1,
       now,
       rescanMs: deps.rescanMs,

@@ -8,14 +8,15 @@ import {
   type HealthBand,
   type ManualCompletion,
   type RiskSignal,
+  type TenantProjection,
   type TenantSummary,
 } from '../domain/index.js';
 
 import type { Binary } from 'mongodb';
-import type { DerivedRecord, TenantAggregate, TierSnapshot } from '../operations/ports.js';
+import type { DerivedRecord, TenantAggregate, TierSnapshot } from '../ports.js';
 import { isPacked, packJson, unpackJson } from './packed-json.js';
 
-export type { DerivedRecord, TenantAggregate, TierSnapshot } from '../operations/ports.js';
+export type { DerivedRecord, TenantAggregate, TierSnapshot } from '../ports.js';
 
 /** The collection every adoption aggregate lives in, one document per tenant (`_id` = tenant id). */
 export const AGGREGATES_COLLECTION = 'aggregates';
@@ -72,6 +73,12 @@ export interface AggregateDocument {
   driftRevision: number;
   /** The due time this document last put in the drift schedule (see drift/next-check.ts). */
   scheduledCheck: Date | null;
+  /**
+   * The read model (TenantProjection), written packed by every write that recomputes, in the same
+   * conditional update as what it was derived from; the reads serve it as stored. Absent until a
+   * recomputing write reached the tenant.
+   */
+  projection?: Binary;
   /**
    * The outbox: ids of completions (manual or detected) whose `milestone.completed` event the stream has not
    * confirmed yet. Pushed by the same update that stores the completion, pulled once it is
@@ -174,10 +181,21 @@ export function unpackIds(stored: string | string[] | undefined): readonly strin
 /** The `$set` part of a write that also records a recompute's derived values. */
 export function derivedFields(
   derived: DerivedRecord,
-): Pick<AggregateDocument, 'lastBand' | 'signals' | 'scheduledCheck'> {
+): Pick<AggregateDocument, 'lastBand' | 'signals' | 'scheduledCheck' | 'projection'> {
   return {
     lastBand: derived.lastBand,
     signals: [...derived.signals],
     scheduledCheck: derived.scheduledCheck,
+    projection: packProjection(derived.projection),
   };
+}
+
+/** The projection as stored: packed (read whole, never queried by field). */
+export function packProjection(projection: TenantProjection): Binary {
+  return packJson(projection);
+}
+
+/** The stored projection (undefined: none written yet). */
+export function storedProjection(stored: Binary | undefined): TenantProjection | undefined {
+  return stored === undefined || !isPacked(stored) ? undefined : (unpackJson(stored) as TenantProjection);
 }

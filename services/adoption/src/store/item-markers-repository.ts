@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { StoredMarker } from '../domain/index.js';
-import type { ItemMarkers } from '../operations/ports.js';
+import type { ItemMarkers } from '../ports.js';
 import { isDuplicateKey } from './write-helpers.js';
 
 /** One marker per (tenant, space, item): `_id` is `${tenantId}|${space}|${item}`. */

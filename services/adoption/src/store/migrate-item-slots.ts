@@ -8,7 +8,7 @@ import {
   type SummarySlot,
   type TenantSummary,
 } from '../domain/index.js';
-import type { ItemMarkers } from '../operations/ports.js';
+import type { ItemMarkers } from '../ports.js';
 import {
   AGGREGATES_COLLECTION,
   ITEM_MARKERS_SCHEMA,
