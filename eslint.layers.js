@@ -3,7 +3,8 @@
  *
  * services/<svc>/src/
  *   domain/       pure: only domain/, @tap/errors, @tap/contracts, uuid (node: modules as types only)
- *   operations/   one use case per file; declares the ports it needs; never store/ or a transport
+ *   ports.ts      what operations need (repositories, clock...); store/ implements it; types only
+ *   operations/   one use case per file; uses the ports; never store/ or a transport
  *   grpc/ events/ jobs/   thin adapters over operations; never store/ or a database driver
  *   store/        implements the operations' ports; never grpc/, events/, jobs/ or the gRPC kit
  *   app.ts        buildApp(config): the only place that wires them (no rule: it may import all)
@@ -62,7 +63,7 @@ const SERVICE_LAYERS = {
     {
       regex: intoFolders(depth, ['store', 'grpc', 'events', 'jobs', 'http']),
       message:
-        'operations/ declare the ports they need (operations/ports.ts); store/ implements them and app.ts wires them (issue #12).',
+        'operations/ use the ports declared in src/ports.ts; store/ implements them and app.ts wires them (issue #12).',
     },
     {
       regex: packagesPattern([...DRIVERS, ...TRANSPORTS]),
@@ -141,15 +142,33 @@ const PACKAGE_RULES = {
 
 const rule = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
+/**
+ * A service's `src/ports.ts` (issue #23): the ports its operations use, declared once. Like
+ * operations/ it knows the domain only: no store/, no adapter, no driver, no transport.
+ */
+const PORTS_FILE = [
+  {
+    regex: '^\\./(?!domain/)',
+    message: 'src/ports.ts declares what operations need over domain types only (issue #23).',
+  },
+  {
+    regex: packagesPattern([...DRIVERS, ...TRANSPORTS]),
+    message: 'src/ports.ts knows no transport and no driver: adapters implement the ports (issue #23).',
+  },
+];
+
 function serviceLayerConfigs() {
-  return Object.entries(SERVICE_LAYERS).flatMap(([layer, patternsAt]) =>
-    Array.from({ length: MAX_DEPTH + 1 }, (_, depth) => ({
-      name: `tap/layers/services/${layer}/depth-${depth}`,
-      files: [`services/*/src/${layer}/${'*/'.repeat(depth)}*.ts`],
-      ignores: TESTS,
-      rules: rule(patternsAt(depth)),
-    })),
-  );
+  return [
+    ...Object.entries(SERVICE_LAYERS).flatMap(([layer, patternsAt]) =>
+      Array.from({ length: MAX_DEPTH + 1 }, (_, depth) => ({
+        name: `tap/layers/services/${layer}/depth-${depth}`,
+        files: [`services/*/src/${layer}/${'*/'.repeat(depth)}*.ts`],
+        ignores: TESTS,
+        rules: rule(patternsAt(depth)),
+      })),
+    ),
+    { name: 'tap/layers/services/ports', files: ['services/*/src/ports.ts'], rules: rule(PORTS_FILE) },
+  ];
 }
 
 function packageConfigs() {

@@ -1,19 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { contracts, type ProductEvent } from '@tap/contracts';
-import {
-  ensureEventStream,
-  eventErrors,
-  startBatchConsumer,
-  ensureDeadLetterStream,
-  deadLetterSubject,
-  readModelNoticeSubject,
-  createChangeChannel,
-  type BatchConsumer,
-  type ConsumerLease,
-  type RetryBackoff,
-} from '@tap/events';
+import { readModelNoticeSubject, createChangeChannel } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
 import { createVersionedCache, NOTICED_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
@@ -30,27 +18,33 @@ import {
   type AdoptionConfig,
 } from './config.js';
 import type { SignalTransition, SuccessPlan } from './domain/index.js';
-import { runDriftPass, type DriftPassReport } from './operations/run-drift-pass.js';
-import { startDriftWatchJob, type DriftWatchJob } from './jobs/drift-watch-job.js';
-import { productBatchHandler } from './events/batch-handler.js';
-import { createBatchTimings, type BatchTiming } from './events/batch-timings.js';
+import type { DriftPassReport } from './operations/run-drift-pass.js';
+import { driftWatch, type DriftWatchJob } from './jobs/drift-watch-job.js';
+import {
+  startProductConsumer,
+  type AdoptionConsumer,
+  type ConsumerOptions,
+} from './events/product-consumer.js';
 import { adoptionHandlers } from './grpc/adoption-handlers.js';
 import { completionOutbox, detectedCompletionOutbox } from './operations/completion-outbox.js';
-import { runOutboxPass, type OutboxPassReport } from './operations/relay-outbox.js';
-import { startOutboxRelayJob, type OutboxRelayJob } from './jobs/outbox-relay-job.js';
-import { startHousekeepingJob, type HousekeepingJob } from './jobs/housekeeping-job.js';
-import { housekeep, type HousekeepingReport } from './operations/housekeep.js';
+import type { OutboxPassReport } from './operations/relay-outbox.js';
+import { outboxRelay, type OutboxRelayJob } from './jobs/outbox-relay-job.js';
+import { housekeeping, type HousekeepingJob } from './jobs/housekeeping-job.js';
+import type { HousekeepingReport } from './operations/housekeep.js';
 import { orphanParts } from './store/orphan-parts.js';
-import type { TenantAggregate } from './store/aggregate-document.js';
+import type { StoredProjection } from './ports.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
 import { lastWrittenAggregates } from './store/last-written-aggregates.js';
-import { createRecomputeMemo } from './operations/recompute-memo.js';
+import { projectionReader } from './store/projection-reader.js';
+import { scheduleUnprojected } from './store/migrate-projections.js';
 import { notifyingAggregates, notifyingDrift } from './store/notifying-aggregates.js';
 import { notifyingPlans } from './store/notifying-plans.js';
 import { driftRepository } from './store/drift-repository.js';
 import { ensureAdoptionIndexes } from './store/indexes.js';
+import { itemMarkersRepository } from './store/item-markers-repository.js';
 import { migrateFactArrays } from './store/migrate-fact-arrays.js';
 import { migrateInlineSummaries } from './store/migrate-inline-summaries.js';
+import { migrateItemSlots } from './store/migrate-item-slots.js';
 import { summaryPartsRepository } from './store/summary-parts-repository.js';
 import { DEFAULT_RAW_EVENT_RETENTION_MS, rawEventsRepository } from './store/raw-events-repository.js';
 import { outboxRepository } from './store/outbox-repository.js';
@@ -78,56 +72,20 @@ export interface AdoptionDeps {
   readonly now?: () => Date;
   readonly newId?: () => string;
   /**
-   * How long a cached aggregate (or plan chain) is served when no notice says it changed
+   * How long a cached projection (or plan chain) is served when no notice says it changed
    * (NOTICED_READ_MODEL_TTL_MS: what a lost notice costs at most);
    */
   readonly readModelTtlMs?: number;
-  /** Tenants whose aggregate the read model keeps (least recently used out first). */
+  /** Tenants whose projection the read model keeps (least recently used out first). */
   readonly readModelMaxTenants?: number;
 }
 
-/** The stream that keeps dead letters (`deadletter.>`), shared by the services' consumers. */
-export const DEAD_LETTER_STREAM = 'DEADLETTER';
-
-/**
- * Messages per batch. A batch is written tenant by tenant (TENANT_WRITE_CONCURRENCY at a time),
- * and all of it must be acked within the consumer's ack wait (15 s) or the server redelivers it
- * while it is still being written. Each batch pays fixed costs per tenant (its document, a summary
- * part, the raw log), so small batches cap a busy tenant's rate; a large one must still be
- * written well inside the ack wait, which holds only while FerretDB finds documents by their `_id`
- * index (docs/foundation.md, "FerretDB's limits"; the measurements: docs/adoption-model.md §22).
- */
-export const DEFAULT_ADOPTION_BATCH_SIZE = 500;
-
-/**
- * How long a batch waits to fill after its first message. Batches clock themselves: a message
- * that arrives while a batch is being written waits for it anyway, and the next batch takes what
- * came meanwhile at once, so a busy tenant's batches still grow with the backlog and the window
- * only decides how long an event arriving at an idle consumer waits: @tap/events' default (150 ms)
- * would be most of the time from publish to visible.
- */
-export const DEFAULT_ADOPTION_FLUSH_WINDOW_MS = 50;
-
-/** How the milestone detector consumes (see docs/adoption-model.md, "Batched ingestion"). */
-export interface ConsumerOptions {
-  readonly retryBackoff?: Partial<RetryBackoff>;
-  /** The single-owner lease; without it run one replica (main.ts passes a Redis lease). */
-  readonly lease?: ConsumerLease;
-  readonly batchSize?: number;
-  readonly flushWindowMs?: number;
-  readonly ackWaitMs?: number;
-}
-
-/** The milestone detector as started: a batch consumer that also says where its batches' time went. */
-export interface AdoptionConsumer extends BatchConsumer {
-  /** The latest batches' timings, oldest first (see events/batch-timings.ts). */
-  batchTimings(): readonly BatchTiming[];
-  /**
-   * Error reports since the start, by stage (`pull`: the pull loop restarted; `handler`: a retry),
-   * with the latest one's message.
-   */
-  errorReports(): Readonly<Record<string, { readonly count: number; readonly last: string }>>;
-}
+export {
+  DEAD_LETTER_STREAM,
+  DEFAULT_ADOPTION_BATCH_SIZE,
+  DEFAULT_ADOPTION_FLUSH_WINDOW_MS,
+} from './events/product-consumer.js';
+export type { AdoptionConsumer, ConsumerOptions } from './events/product-consumer.js';
 
 export interface AdoptionApp {
   readonly grpc: GrpcServer;
@@ -152,8 +110,8 @@ export interface AdoptionApp {
    * reads never lag a write this replica was told about. Returns the stop function.
    */
   startReadModelNotices(nc: NatsConnection): () => void;
-  /** The cached aggregates of the read path (tests look at it). */
-  readonly reads: VersionedCache<TenantAggregate>;
+  /** The cached projection documents every read RPC serves (tests look at it). */
+  readonly reads: VersionedCache<StoredProjection>;
 }
 
 /** Builds the adoption service without listening, consuming or scheduling. */
@@ -175,14 +133,16 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   // The consumer's memory of its own writes: a tenant's next group folds on it, unread.
   const lastWritten = lastWrittenAggregates();
   const stored = aggregatesRepository(deps.db, lock, summaryParts, lastWritten);
-  // The read model (docs/adoption-model.md, "Read models"): every read of an RPC is served from
-  // here; every write of this replica raises the tenant's floor and tells the other replicas.
-  const reads = createVersionedCache<TenantAggregate>({
-    // The consumer's own last write when it has it, as the database holds it (the version fences
-    // it, a newer or unversioned change forgets it): a busy tenant's read after each of the
-    // consumer's writes no longer reads the document and its parts back.
-    load: (tenantId) => stored.loadForFacts(tenantId),
-    versionOf: (aggregate) => aggregate.version,
+  const markers = itemMarkersRepository(deps.db);
+  // The read model (docs/adoption-model.md, "Read models"): the projection documents the writes
+  // store, one findOne by `_id` each. FerretDB serves such lookups several times slower than the
+  // rate the reads must sustain over a thousand tenants, so one bounded cache of these small
+  // documents stays in front of it: every write of this replica raises the tenant's floor and
+  // tells the other replicas (notices); a lost notice costs at most the TTL. It holds projections
+  // only (bounded: 28 milestones, 10 cells, at most 200 signals each).
+  const reads = createVersionedCache<StoredProjection>({
+    load: projectionReader(deps.db).read,
+    versionOf: (read) => read.version,
     ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
   });
@@ -221,8 +181,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   });
   const handlers = adoptionHandlers({
     aggregates,
-    readAggregate: (tenantId) => reads.view(tenantId),
-    recomputeMemo: createRecomputeMemo(),
+    drift: driftStore,
+    readProjection: (tenantId) => reads.view(tenantId),
     plans,
     readPlans: (tenantId) => planReads.view(tenantId),
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
@@ -245,40 +205,33 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     ],
     { tls: deps.tls, allowlist: RPC_ALLOWLIST },
   );
-  const runDriftWatch = async () => {
-    const report = await runDriftPass({
-      aggregates,
-      drift: driftStore,
-      now,
-      rescanMs: drift.rescanMs,
-      leaseMs: drift.leaseMs,
-      onTransitions,
-      onTenantError: (tenantId, error) =>
-        watchLogger.warn({ err: error, tenantId }, 'drift watch failed for a tenant'),
-      tiers,
-    });
-    return report;
-  };
-  // Raw-event retention (FerretDB v1 keeps no TTL promise) and unnamed summary parts, hourly:
-  // on FerretDB both filters scan their collection, so not on the drift watch's minute.
-  const runHousekeeping = () =>
-    housekeep({
-      rawEvents,
-      orphanParts: orphanParts(deps.db, summaryParts),
-      now,
-      rawEventRetentionMs: DEFAULT_RAW_EVENT_RETENTION_MS,
-    });
-  const housekeepingLogger = deps.logger.child({ component: 'housekeeping' });
-  const relayLogger = deps.logger.child({ component: 'outbox-relay' });
-  const runOutboxRelay = () =>
-    runOutboxPass({
-      outbox: outboxStore,
-      publish: deps.publish,
-      now,
-      graceMs: outboxConfig.graceMs,
-      logger: relayLogger,
-      isRefused: (error) => eventErrors.is(error, 'EVENT_INVALID'),
-    });
+  const watch = driftWatch({
+    aggregates,
+    drift: driftStore,
+    now,
+    rescanMs: drift.rescanMs,
+    leaseMs: drift.leaseMs,
+    onTransitions,
+    tiers,
+    intervalMs: drift.intervalMs,
+    logger: watchLogger,
+  });
+  const housekeeper = housekeeping({
+    rawEvents,
+    orphanParts: orphanParts(deps.db, summaryParts),
+    now,
+    rawEventRetentionMs: DEFAULT_RAW_EVENT_RETENTION_MS,
+    intervalMs: deps.config.housekeeping?.intervalMs ?? DEFAULT_HOUSEKEEPING_INTERVAL_MS,
+    logger: deps.logger.child({ component: 'housekeeping' }),
+  });
+  const relay = outboxRelay({
+    outbox: outboxStore,
+    publish: deps.publish,
+    now,
+    graceMs: outboxConfig.graceMs,
+    intervalMs: outboxConfig.intervalMs,
+    logger: deps.logger.child({ component: 'outbox-relay' }),
+  });
   const logger = deps.logger.child({ component: 'milestone-detector' });
   return {
     grpc,
@@ -292,74 +245,40 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
       if (layered.migrated + layered.skipped > 0) {
         deps.logger.info({ ...layered }, 'aggregate summaries moved to summary parts');
       }
+      const itemized = await migrateItemSlots(deps.db, markers, (tenantId) => stored.load(tenantId), now());
+      if (itemized.migrated + itemized.skipped > 0) {
+        deps.logger.info({ ...itemized }, 'distinct items moved from summaries to item markers');
+      }
+      const unprojected = await scheduleUnprojected(deps.db, now());
+      if (unprojected > 0)
+        deps.logger.info({ unprojected }, 'aggregates without a projection due for the drift watch');
     },
-    async startConsumer(nc, options = {}) {
-      const { streamName, subjectPrefix, consumerName, duplicateWindowMs } = deps.config.events;
-      const jsm = await jetstreamManager(nc);
-      await ensureEventStream(jsm, { streamName, subjectPrefix, duplicateWindowMs });
-      // What can never be applied is kept for inspection, not only logged.
-      await ensureDeadLetterStream(jsm, { streamName: DEAD_LETTER_STREAM });
-      let stopping = false;
-      const timings = createBatchTimings();
-      const errorReports: Record<string, { count: number; last: string }> = {};
-      const consumer = await startBatchConsumer(jetstream(nc), jsm, {
-        streamName,
-        durableName: consumerName,
-        subjectPrefix,
-        handleBatch: productBatchHandler({
-          aggregates: { load: aggregates.loadForFacts, applyFacts: aggregates.applyFacts },
-          rawEvents,
-          completions: detectedCompletionOutbox(outbox, logger),
-          tiers,
+    startConsumer: (nc, options) =>
+      startProductConsumer(
+        nc,
+        {
+          events: deps.config.events,
           logger,
-          now,
-          rescanMs: drift.rescanMs,
-          schedule,
-          onTransitions,
-          stopping: () => stopping,
-          timings,
-        }),
-        onBatch: (report) => timings.finish(report),
-        deadLetter: { subject: deadLetterSubject(consumerName) },
-        ...(options.retryBackoff ? { retryBackoff: options.retryBackoff } : {}),
-        ...(options.lease ? { lease: options.lease } : {}),
-        batchSize: options.batchSize ?? DEFAULT_ADOPTION_BATCH_SIZE,
-        flushWindowMs: options.flushWindowMs ?? DEFAULT_ADOPTION_FLUSH_WINDOW_MS,
-        ...(options.ackWaitMs ? { ackWaitMs: options.ackWaitMs } : {}),
-        onInvalid: (report) => logger.warn({ ...report }, 'invalid event dead-lettered and acknowledged'),
-        onError: (error, report) => {
-          errorReports[report.stage] = {
-            count: (errorReports[report.stage]?.count ?? 0) + 1,
-            last: error instanceof Error ? error.message : String(error),
-          };
-          logger.warn({ err: error, ...report }, 'event batch not applied yet; will retry');
+          ingest: {
+            aggregates: { load: aggregates.loadForFacts, applyFacts: aggregates.applyFacts },
+            markers,
+            rawEvents,
+            completions: detectedCompletionOutbox(outbox, logger),
+            tiers,
+            now,
+            rescanMs: drift.rescanMs,
+            schedule,
+            onTransitions,
+          },
         },
-      });
-      return {
-        durableName: consumer.durableName,
-        owning: () => consumer.owning(),
-        stats: () => consumer.stats(),
-        batchTimings: () => timings.recent(),
-        errorReports: () => structuredClone(errorReports),
-        stop: async () => {
-          stopping = true;
-          await consumer.stop();
-        },
-      };
-    },
-    startDriftWatch: () =>
-      startDriftWatchJob({ intervalMs: drift.intervalMs, run: runDriftWatch, logger: watchLogger }),
-    runDriftWatch,
-    startOutboxRelay: () =>
-      startOutboxRelayJob({ intervalMs: outboxConfig.intervalMs, run: runOutboxRelay, logger: relayLogger }),
-    runOutboxRelay,
-    startHousekeeping: () =>
-      startHousekeepingJob({
-        intervalMs: deps.config.housekeeping?.intervalMs ?? DEFAULT_HOUSEKEEPING_INTERVAL_MS,
-        run: runHousekeeping,
-        logger: housekeepingLogger,
-      }),
-    runHousekeeping,
+        options,
+      ),
+    startDriftWatch: watch.start,
+    runDriftWatch: watch.run,
+    startOutboxRelay: relay.start,
+    runOutboxRelay: relay.run,
+    startHousekeeping: housekeeper.start,
+    runHousekeeping: housekeeper.run,
     startReadModelNotices(nc) {
       const prefix = deps.config.events.subjectPrefix;
       const stops = [

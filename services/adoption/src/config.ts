@@ -58,7 +58,6 @@ export interface AdoptionConfig extends ConsumingServiceConfig {
   readonly driftWatch: DriftWatchConfig;
   readonly outbox: OutboxConfig;
   readonly housekeeping: HousekeepingConfig;
-  readonly entitlementsAddress: string;
 }
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
@@ -78,7 +77,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     ADOPTION_OUTBOX_INTERVAL_MS: durationMs({ default: DEFAULT_OUTBOX_INTERVAL_MS }),
     ADOPTION_OUTBOX_GRACE_MS: durationMs({ default: DEFAULT_OUTBOX_GRACE_MS }),
     ADOPTION_HOUSEKEEPING_INTERVAL_MS: durationMs({ default: DEFAULT_HOUSEKEEPING_INTERVAL_MS }),
-    ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
     ...TOKEN_CHECK_ENV,
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
@@ -114,7 +112,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       graceMs: e.ADOPTION_OUTBOX_GRACE_MS,
     }),
     housekeeping: Object.freeze({ intervalMs: e.ADOPTION_HOUSEKEEPING_INTERVAL_MS }),
-    entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
     ...tokenCheckFromEnv(e),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,

@@ -16,6 +16,7 @@ import { DEAD_LETTER_STREAM } from '../src/app.js';
 import { productBatchHandler } from '../src/events/batch-handler.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
+import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { productEvent } from './support/events.js';
@@ -74,6 +75,7 @@ describe('the batched milestone detector when a write fails half way', () => {
           return aggregates.applyFacts(tenantId, ...rest);
         },
       },
+      markers: itemMarkersRepository(bed.db),
       rawEvents: {
         existing: (tenantId, ids) => rawEvents.existing(tenantId, ids),
         appendGroups: async (groups, at) => {

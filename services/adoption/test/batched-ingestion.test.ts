@@ -8,6 +8,7 @@ import { DEAD_LETTER_STREAM } from '../src/app.js';
 import { productBatchHandler } from '../src/events/batch-handler.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
+import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { productEvent, publishCopy } from './support/events.js';
@@ -58,6 +59,7 @@ describe('the batched milestone detector', () => {
     const handler = productBatchHandler({
       aggregates: aggregatesRepository(bed.db, lock),
       rawEvents: rawEventsRepository(bed.db),
+      markers: itemMarkersRepository(bed.db),
       logger: silent,
       now: bed.clock.now,
       rescanMs: 900_000,
@@ -159,6 +161,7 @@ describe('the batched milestone detector', () => {
     const handler = productBatchHandler({
       aggregates,
       rawEvents: rawEventsRepository(bed.db),
+      markers: itemMarkersRepository(bed.db),
       logger: silent,
       now: bed.clock.now,
       rescanMs: 900_000,

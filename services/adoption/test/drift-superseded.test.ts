@@ -4,6 +4,7 @@ import { runDriftPass, type DriftWatchDeps } from '../src/operations/run-drift-p
 import { ingestProductEvents, type IngestDeps } from '../src/operations/ingest-product-events.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
+import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { PARTNER_1, productEvent } from './support/events.js';
@@ -38,6 +39,7 @@ describe('a drift pass whose write loses to an older consumer write', () => {
     const consumerAt = (now: Date): IngestDeps => ({
       aggregates,
       rawEvents: rawEventsRepository(bed.db),
+      markers: itemMarkersRepository(bed.db),
       now: () => now,
       rescanMs: RESCAN_MS,
       schedule: (id, at) => drift.schedule(id, at),

@@ -6,9 +6,11 @@ import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { productEventHandler } from '../src/events/product-event-handler.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
+import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
+import { tierCatalogueRepository } from '../src/store/tier-catalogue-repository.js';
 import { productEvent, publishCopy, supplierJourney } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
@@ -66,6 +68,9 @@ describe('the milestone detector under redelivery, duplicates and restarts', () 
     const handler = productEventHandler({
       aggregates: aggregatesRepository(bed.db, lock),
       rawEvents: rawEventsRepository(bed.db),
+      markers: itemMarkersRepository(bed.db),
+      // The per-tier table, as every replica has: the projection it writes carries the offers.
+      tiers: tierCatalogueRepository(bed.db),
       logger: silent,
       now: bed.clock.now,
       rescanMs: 900_000,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { ProductEvent } from '@tap/contracts';
-import { EMPTY_SUMMARY, foldFacts, toFact, type EventFact } from '../src/domain/index.js';
+import { countItems, EMPTY_SUMMARY, foldFacts, toFact, type EventFact } from '../src/domain/index.js';
 import { ingestProductEvents, type IngestDeps } from '../src/operations/ingest-product-events.js';
 import { ORPHAN_PART_GRACE_MS } from '../src/operations/housekeep.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
-import { RAW_EVENTS_COLLECTION, rawEventsRepository } from '../src/store/raw-events-repository.js';
+import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { SUMMARY_PARTS_COLLECTION, summaryPartsRepository } from '../src/store/summary-parts-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { storeIngestDeps } from './support/ingest-deps.js';
@@ -15,18 +15,20 @@ const NOW = new Date('2025-06-01T00:00:00.000Z');
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-// New products, each viewed: every event adds items, so a 300-event group changes more slots
-// than the aggregate document keeps inline and its write inserts a summary part first.
+// New partners, each accepted and viewing: every event adds to what the summary keeps per
+// connection, so a 300-event group changes more slots than the aggregate document keeps inline
+// and its write inserts a summary part first.
 function productEvents(tenantId: string, from: number, count: number): ProductEvent[] {
   return Array.from({ length: count }, (_, i) => {
     const n = from + i;
+    const c = Math.floor(n / 2);
     return {
       id: randomUUID(),
-      type: n % 2 === 0 ? 'product.created' : 'product.viewed',
+      type: n % 2 === 0 ? 'connection.accepted' : 'product.viewed',
       tenantId,
       occurredAt: new Date(NOW.getTime() - (1_000 - n) * 60_000).toISOString(),
-      subject: { productId: `p-${Math.floor(n / 2)}` },
-      data: { viewerTenantId: 'partner-1' },
+      subject: { connectionId: `c-${c}` },
+      data: { partnerTenantId: `partner-${c}`, viewerTenantId: `partner-${c}` },
     };
   });
 }
@@ -102,11 +104,14 @@ describe('housekeeping', () => {
     expect(await partIds(tenantId)).toEqual([...named, young.id].sort());
     expect(await partIds(stranger)).toEqual([]);
     expect(strangerOrphan.id).not.toBe(orphan.id);
-    expect(await bed.db.collection(RAW_EVENTS_COLLECTION).countDocuments({ tenantId })).toBe(all.length);
+    expect(await rawEventsRepository(bed.db).countFor(tenantId)).toBe(all.length);
 
     // The tenant reads the same from a cold replica: every part its aggregate names is there.
     const cold = aggregatesRepository(bed.db, createTenantWriteLock(), summaryPartsRepository(bed.db));
-    expect((await cold.load(tenantId)).summary).toEqual(foldFacts(EMPTY_SUMMARY, all, NOW));
+    expect((await cold.load(tenantId)).summary).toEqual({
+      ...foldFacts(EMPTY_SUMMARY, all, NOW),
+      items: countItems(all),
+    });
     // Idempotent.
     expect(await bed.app.runHousekeeping()).toMatchObject({ rawEventsPruned: 0, orphanPartsDeleted: 0 });
   }, 120_000);

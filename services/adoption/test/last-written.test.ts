@@ -13,9 +13,11 @@ import { aggregatesRepository, type AggregatesRepository } from '../src/store/ag
 import { driftRepository, type DriftRepository } from '../src/store/drift-repository.js';
 import { ensureAdoptionIndexes } from '../src/store/indexes.js';
 import { lastWrittenAggregates } from '../src/store/last-written-aggregates.js';
+import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { PARTNER_1, productEvent } from './support/events.js';
+import { SOME_PROJECTION } from './support/projection.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -55,6 +57,7 @@ describe('the consumer’s memory of its last write of each tenant', () => {
     deps = {
       aggregates: { load: consumerSide.loadForFacts, applyFacts: consumerSide.applyFacts },
       rawEvents: rawEventsRepository(db),
+      markers: itemMarkersRepository(db),
       now: () => now,
       rescanMs: 15 * 60_000,
       schedule: (tenantId, at) => drift.schedule(tenantId, at),
@@ -148,7 +151,12 @@ describe('the consumer’s memory of its last write of each tenant', () => {
     const recorded = await otherDrift.record(
       tenantId,
       { version: opened.version, driftRevision: opened.driftRevision },
-      { lastBand: opened.lastBand ?? 'HEALTHY', signals: nudged, scheduledCheck: opened.scheduledCheck },
+      {
+        lastBand: opened.lastBand ?? 'HEALTHY',
+        signals: nudged,
+        scheduledCheck: opened.scheduledCheck,
+        projection: SOME_PROJECTION,
+      },
       now,
     );
     expect(recorded).toBe(true);

@@ -10,6 +10,7 @@ import { detectedCompletionId } from '../src/domain/index.js';
 import { completionOutbox, detectedCompletionOutbox } from '../src/operations/completion-outbox.js';
 import { REFUSED_EVENT_RETRY_MS } from '../src/operations/relay-outbox.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
+import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
 import { driftRepository } from '../src/store/drift-repository.js';
 import { OUTBOX_DUE_COLLECTION, outboxRepository } from '../src/store/outbox-repository.js';
@@ -17,6 +18,7 @@ import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { productEvent } from './support/events.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
+import { SOME_PROJECTION } from './support/projection.js';
 
 const START = new Date('2025-05-01T09:00:00.000Z');
 const NOW = new Date('2025-05-02T09:00:00.000Z');
@@ -84,6 +86,7 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
     await productEventHandler({
       aggregates: aggregatesRepository(bed.db, l),
       rawEvents: rawEventsRepository(bed.db),
+      markers: itemMarkersRepository(bed.db),
       logger: silent,
       now: bed.clock.now,
       rescanMs: 900_000,
@@ -245,7 +248,12 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
       actorId: null,
     };
     await outbox.remind(tenantId, completion.id, NOW, NOW);
-    const derived = { lastBand: 'ONBOARDING' as const, signals: [], scheduledCheck: null };
+    const derived = {
+      lastBand: 'ONBOARDING' as const,
+      signals: [],
+      scheduledCheck: null,
+      projection: SOME_PROJECTION,
+    };
     await aggregatesRepository(bed.db, l).recordCompletion(tenantId, completion, 0, derived, NOW);
 
     expect(await bed.app.runOutboxRelay()).toMatchObject({ claimed: 1, refused: 1, failed: 0 });
@@ -351,6 +359,7 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
     await productEventHandler({
       aggregates: aggregatesRepository(bed.db, l),
       rawEvents: rawEventsRepository(bed.db),
+      markers: itemMarkersRepository(bed.db),
       completions: detectedCompletionOutbox(
         completionOutbox({
           publish: (e) => bed.publisher.publish(e),

@@ -16,9 +16,15 @@ import { ensureAdoptionIndexes } from '../src/store/indexes.js';
 import { outboxRepository, type OutboxRepository } from '../src/store/outbox-repository.js';
 import { plansRepository, type PlansRepository } from '../src/store/plans-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
+import { SOME_PROJECTION } from './support/projection.js';
 
 const NOW = new Date('2025-04-01T00:00:00.000Z');
-const derived = { lastBand: 'ONBOARDING' as const, signals: [], scheduledCheck: null };
+const derived = {
+  lastBand: 'ONBOARDING' as const,
+  signals: [],
+  scheduledCheck: null,
+  projection: SOME_PROJECTION,
+};
 
 function fact(type = 'product.created'): EventFact {
   return {
@@ -148,14 +154,29 @@ describe('the adoption store on the real Mongo-wire server', () => {
     const read = await aggregates.load(tenantId);
     await appendFact(tenantId, fact(), 1);
     expect(
-      await drift.record(tenantId, read, { lastBand: 'HEALTHY', signals: [], scheduledCheck: null }, NOW),
+      await drift.record(
+        tenantId,
+        read,
+        { lastBand: 'HEALTHY', signals: [], scheduledCheck: null, projection: SOME_PROJECTION },
+        NOW,
+      ),
     ).toBe(false);
     const fresh = await aggregates.load(tenantId);
     expect(
-      await drift.record(tenantId, fresh, { lastBand: 'HEALTHY', signals: [], scheduledCheck: null }, NOW),
+      await drift.record(
+        tenantId,
+        fresh,
+        { lastBand: 'HEALTHY', signals: [], scheduledCheck: null, projection: SOME_PROJECTION },
+        NOW,
+      ),
     ).toBe(true);
     expect(
-      await drift.record(tenantId, fresh, { lastBand: 'DRIFTING', signals: [], scheduledCheck: null }, NOW),
+      await drift.record(
+        tenantId,
+        fresh,
+        { lastBand: 'DRIFTING', signals: [], scheduledCheck: null, projection: SOME_PROJECTION },
+        NOW,
+      ),
     ).toBe(false);
     expect((await aggregates.load(tenantId)).lastBand).toBe('HEALTHY');
   });

@@ -121,7 +121,24 @@ export { renewPlan } from './plans/renew-plan.js';
 export type { PlanRenewal, RenewPlanContext } from './plans/renew-plan.js';
 export { evaluatePlan } from './plans/objectives.js';
 export { EMPTY_SUMMARY, foldFacts, summaryFacts, summaryHolds } from './summary/tenant-summary.js';
+export {
+  addItemCounts,
+  countItems,
+  countTouches,
+  firstTouches,
+  itemCount,
+  itemTouches,
+  markerKey,
+  pairLookups,
+} from './items/distinct-items.js';
+export type { ItemCounts, ItemSpace, ItemTouch, StoredMarker } from './items/distinct-items.js';
 export type { KindCounter, SummarySlot, TenantSummary } from './summary/tenant-summary.js';
 export { changedSlots, overlaySlots, slotFactCount } from './summary/summary-layers.js';
 export { mergeSignals } from './risk/merge-signals.js';
 export { earlierCheck, nextDriftCheck } from './risk/next-check.js';
+export { emptyProjection, projectionOf } from './projection/tenant-projection.js';
+export type {
+  EmptyProjectionInput,
+  ProjectionInput,
+  TenantProjection,
+} from './projection/tenant-projection.js';

@@ -2,19 +2,15 @@ import type { Metadata } from '@grpc/grpc-js';
 import { bearerFromMetadata, type HandlerLogger } from '@tap/grpc-kit';
 import { authenticate } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
+import type { Caller } from '../operations/caller.js';
 import type { CompleteMilestoneDeps } from '../operations/complete-milestone.js';
-import type { SuccessPlan } from '../domain/index.js';
-import type { PlansRepository } from '../operations/ports.js';
-import type { Caller, TenantReadDeps } from '../operations/read-tenant.js';
+import type { SuccessPlanDeps } from '../operations/create-success-plan.js';
+import type { NextBestActionDeps } from '../operations/get-next-best-action.js';
 
 /** Everything the adoption.v1 handlers use. */
-export interface AdoptionHandlerDeps extends CompleteMilestoneDeps {
+export interface AdoptionHandlerDeps extends CompleteMilestoneDeps, SuccessPlanDeps, NextBestActionDeps {
   readonly verifier: TokenVerifier;
-  /** The store, for writers: a create or renewal decides against the chain as stored now. */
-  readonly plans: PlansRepository;
-  /** The read model of the plan chains (never older than a plan write this replica knows of). */
-  readonly readPlans: (tenantId: string) => Promise<readonly SuccessPlan[]>;
-  readonly logger: HandlerLogger & TenantReadDeps['logger'];
+  readonly logger: HandlerLogger & CompleteMilestoneDeps['logger'];
 }
 
 /** The verified caller: the tenant always comes from the token, never from the request. */

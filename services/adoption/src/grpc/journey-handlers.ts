@@ -1,16 +1,11 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
 import { answerMemo, unaryHandler } from '@tap/grpc-kit';
-import {
-  activeSignals,
-  adoptionErrors,
-  coverageCells,
-  MAX_SIGNAL_LIMIT,
-  nextBestAction,
-} from '../domain/index.js';
-import { readTenant, tenantTier } from '../operations/read-tenant.js';
+import type { TenantProjection } from '../domain/index.js';
+import { getCoverage } from '../operations/get-coverage.js';
+import { getHealthExplanation } from '../operations/get-health-explanation.js';
+import { getNextBestAction } from '../operations/get-next-best-action.js';
+import { listRiskSignals } from '../operations/list-risk-signals.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
-import { activePlanOf } from '../operations/create-success-plan.js';
-import type { AdoptionExplanation, AdoptionState } from '../domain/index.js';
 import type {
   Coverage as WireCoverage,
   HealthExplanation as WireExplanation,
@@ -24,23 +19,6 @@ import {
   riskSignalToWire,
 } from './wire/journey-to-wire.js';
 
-/**
- * The limit as asked, or undefined for the default. Validated here as well as at the gateway:
- * a service trusts no caller's input.
- */
-function signalLimit(limit: number | undefined): number | undefined {
-  if (limit === undefined) return undefined;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNAL_LIMIT) {
-    throw adoptionErrors.create('INVALID_SIGNAL_LIMIT', {
-      details: { limit, minimum: 1, maximum: MAX_SIGNAL_LIMIT },
-    });
-  }
-  return limit;
-}
-
-/** The cached aggregate the read model hands out (its type is the store's; grpc/ names it through the deps). */
-type TenantAggregate = Awaited<ReturnType<AdoptionHandlerDeps['readAggregate']>>;
-
 /** Next best action, coverage, risk signals and the health explanation. */
 export function journeyHandlers(
   deps: AdoptionHandlerDeps,
@@ -48,46 +26,31 @@ export function journeyHandlers(
   AdoptionServiceHandlers,
   'GetNextBestAction' | 'GetCoverage' | 'ListRiskSignals' | 'GetHealthExplanation'
 > {
-  // Reads that share a recompute (or a cached aggregate) share the wire answer (grpc-kit answerMemo).
-  const nextBestActions = answerMemo<AdoptionState, WireNextBestAction>();
-  const coverages = answerMemo<TenantAggregate, WireCoverage>();
-  const signalLists = answerMemo<TenantAggregate, WireRiskSignalList>();
-  const explanations = answerMemo<AdoptionExplanation, WireExplanation>();
+  // Reads of the same stored projection share the wire answer (grpc-kit answerMemo).
+  const nextBestActions = answerMemo<TenantProjection, WireNextBestAction>();
+  const coverages = answerMemo<TenantProjection, WireCoverage>();
+  const signalLists = answerMemo<TenantProjection, WireRiskSignalList>();
+  const explanations = answerMemo<TenantProjection, WireExplanation>();
   return {
     GetNextBestAction: unaryHandler(
       'AdoptionService/GetNextBestAction',
       deps.logger,
       async (_request, ctx) => {
-        const caller = await callerOf(ctx.metadata, deps.verifier);
-        const [{ tier, result }, chain] = await Promise.all([
-          readTenant(deps, caller, { upgradeContexts: true }),
-          deps.readPlans(caller.claims.tenantId),
-        ]);
-        const activePlan = activePlanOf(chain);
-        return nextBestActions(result.state, [tier.tier, activePlan], () =>
-          nextBestActionToWire(
-            nextBestAction(result.state, { capabilities: tier.tier.capabilities, activePlan }),
-          ),
-        );
+        const answer = await getNextBestAction(deps, await callerOf(ctx.metadata, deps.verifier));
+        return nextBestActions(answer.from, answer.inputs, () => nextBestActionToWire(answer.view()));
       },
     ),
 
     GetCoverage: unaryHandler('AdoptionService/GetCoverage', deps.logger, async (_request, ctx) => {
-      const caller = await callerOf(ctx.metadata, deps.verifier);
-      const aggregate = await deps.readAggregate(caller.claims.tenantId);
-      const { tier } = await tenantTier(deps, aggregate, { upgradeContexts: false });
-      return coverages(aggregate, [tier], () =>
-        coverageToWire(coverageCells({ facts: aggregate.facts, capabilities: tier.capabilities })),
-      );
+      const answer = await getCoverage(deps, await callerOf(ctx.metadata, deps.verifier));
+      return coverages(answer.from, answer.inputs, () => coverageToWire(answer.view()));
     }),
 
-    // The drift-watch ledger as recorded: a rung is shown once the watch has acted on it.
     ListRiskSignals: unaryHandler('AdoptionService/ListRiskSignals', deps.logger, async (request, ctx) => {
       const caller = await callerOf(ctx.metadata, deps.verifier);
-      const limit = signalLimit(request.limit);
-      const aggregate = await deps.readAggregate(caller.claims.tenantId);
-      return signalLists(aggregate, [limit], () => ({
-        signals: activeSignals(aggregate.signals, limit).map(riskSignalToWire),
+      const answer = await listRiskSignals(deps, caller, request);
+      return signalLists(answer.from, answer.inputs, () => ({
+        signals: answer.view().map(riskSignalToWire),
       }));
     }),
 
@@ -95,11 +58,11 @@ export function journeyHandlers(
       'AdoptionService/GetHealthExplanation',
       deps.logger,
       async (_request, ctx) => {
-        const caller = await callerOf(ctx.metadata, deps.verifier);
-        const { aggregate, result } = await readTenant(deps, caller, { upgradeContexts: false });
-        return explanations(result.explanation, [aggregate.tenantId], () =>
-          explanationToWire(aggregate.tenantId, result.explanation),
-        );
+        const answer = await getHealthExplanation(deps, await callerOf(ctx.metadata, deps.verifier));
+        return explanations(answer.from, answer.inputs, () => {
+          const { companyId, explanation } = answer.view();
+          return explanationToWire(companyId, explanation);
+        });
       },
     ),
   };

@@ -1,12 +1,11 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
 import { answerMemo, unaryHandler } from '@tap/grpc-kit';
-import { evaluatePlan } from '../domain/index.js';
-import { activePlanOf, createSuccessPlan } from '../operations/create-success-plan.js';
+import type { TenantProjection } from '../domain/index.js';
+import { createSuccessPlan } from '../operations/create-success-plan.js';
+import { getSuccessPlan } from '../operations/get-success-plan.js';
 import { renewSuccessPlan } from '../operations/renew-success-plan.js';
-import { readTenant } from '../operations/read-tenant.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { planToWire } from './wire/plan-to-wire.js';
-import type { AdoptionState } from '../domain/index.js';
 import type { SuccessPlanView as WirePlanView } from '@tap/contracts';
 import { stateToWire } from './wire/state-to-wire.js';
 import { requireJourneyWriter } from './write-access.js';
@@ -15,20 +14,15 @@ import { requireJourneyWriter } from './write-access.js';
 export function planHandlers(
   deps: AdoptionHandlerDeps,
 ): Pick<AdoptionServiceHandlers, 'GetSuccessPlan' | 'CreateSuccessPlan' | 'RenewSuccessPlan'> {
-  // Reads that share a recompute and a cached chain share the wire answer (grpc-kit answerMemo).
-  const planViews = answerMemo<AdoptionState, WirePlanView>();
+  // Reads of the same stored projection and cached chain share the wire answer (grpc-kit answerMemo).
+  const planViews = answerMemo<TenantProjection, WirePlanView>();
   return {
     GetSuccessPlan: unaryHandler('AdoptionService/GetSuccessPlan', deps.logger, async (_request, ctx) => {
-      const caller = await callerOf(ctx.metadata, deps.verifier);
-      const [{ result }, chain] = await Promise.all([
-        readTenant(deps, caller, { upgradeContexts: false }),
-        deps.readPlans(caller.claims.tenantId),
-      ]);
-      const plan = activePlanOf(chain);
-      // `met` follows the milestones as they are now, never what was stored at creation.
-      return planViews(result.state, [plan], () =>
-        plan === null ? {} : { plan: planToWire(evaluatePlan(plan, result.state)) },
-      );
+      const answer = await getSuccessPlan(deps, await callerOf(ctx.metadata, deps.verifier));
+      return planViews(answer.from, answer.inputs, () => {
+        const plan = answer.view();
+        return plan === null ? {} : { plan: planToWire(plan) };
+      });
     }),
     CreateSuccessPlan: unaryHandler(
       'AdoptionService/CreateSuccessPlan',

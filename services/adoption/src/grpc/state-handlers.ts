@@ -1,10 +1,10 @@
 import type { AdoptionServiceHandlers } from '@tap/contracts';
 import { answerMemo, unaryHandler } from '@tap/grpc-kit';
 import { completeMilestoneFor } from '../operations/complete-milestone.js';
-import { readTenant } from '../operations/read-tenant.js';
+import { getState } from '../operations/get-state.js';
 import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { stateToWire } from './wire/state-to-wire.js';
-import type { AdoptionState } from '../domain/index.js';
+import type { TenantProjection } from '../domain/index.js';
 import type { AdoptionState as WireState } from '@tap/contracts';
 import { requireJourneyWriter } from './write-access.js';
 
@@ -12,15 +12,15 @@ import { requireJourneyWriter } from './write-access.js';
 export function stateHandlers(
   deps: AdoptionHandlerDeps,
 ): Pick<AdoptionServiceHandlers, 'GetState' | 'CompleteMilestone'> {
-  // Reads that share a recompute share its wire answer and its encoding (grpc-kit answerMemo).
-  const stateAnswers = answerMemo<AdoptionState, WireState>();
+  // Reads of the same stored projection share its wire answer and encoding (grpc-kit answerMemo).
+  const stateAnswers = answerMemo<TenantProjection, WireState>();
   return {
     GetState: unaryHandler('AdoptionService/GetState', deps.logger, async (_request, ctx) => {
-      const caller = await callerOf(ctx.metadata, deps.verifier);
-      const { aggregate, result } = await readTenant(deps, caller, { upgradeContexts: true });
-      return stateAnswers(result.state, [aggregate.appliedEvents], () =>
-        stateToWire(result.state, aggregate.appliedEvents),
-      );
+      const answer = await getState(deps, await callerOf(ctx.metadata, deps.verifier));
+      return stateAnswers(answer.from, answer.inputs, () => {
+        const { state, appliedEvents } = answer.view();
+        return stateToWire(state, appliedEvents);
+      });
     }),
     CompleteMilestone: unaryHandler(
       'AdoptionService/CompleteMilestone',

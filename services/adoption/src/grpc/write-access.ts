@@ -1,6 +1,6 @@
 import { requireUser } from '@tap/service-auth';
 import { PLAN_MANAGER_ROLES } from '../domain/index.js';
-import type { Caller } from '../operations/read-tenant.js';
+import type { Caller } from '../operations/caller.js';
 
 /**
  * Who may write to a tenant's journey (milestone completions, success plans): a signed-in OWNER

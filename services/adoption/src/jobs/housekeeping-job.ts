@@ -1,21 +1,34 @@
 import { startPeriodicJob, type JobLogger, type PeriodicJob } from '@tap/runtime';
-import type { HousekeepingReport } from '../operations/housekeep.js';
+import { housekeep, type HousekeepingDeps, type HousekeepingReport } from '../operations/housekeep.js';
 
 /** A running housekeeping schedule. */
 export type HousekeepingJob = PeriodicJob;
 
-/** Runs a housekeeping pass every `intervalMs`; a pass that deleted nothing is not logged. */
-export function startHousekeepingJob(options: {
-  intervalMs: number;
-  run: () => Promise<HousekeepingReport>;
-  logger: JobLogger;
-}): HousekeepingJob {
-  return startPeriodicJob({
-    name: 'housekeeping',
-    intervalMs: options.intervalMs,
-    run: options.run,
-    logger: options.logger,
-    describe: (report) =>
-      report.rawEventsPruned + report.orphanPartsDeleted > 0 ? { ...report } : undefined,
-  });
+/** Housekeeping as app.ts wires it: a pass on demand, or on a schedule. */
+export interface Housekeeping {
+  run(): Promise<HousekeepingReport>;
+  start(): HousekeepingJob;
+}
+
+/**
+ * Raw-event retention (FerretDB v1 keeps no TTL promise) and unnamed summary parts every
+ * `intervalMs` (hourly: on FerretDB both filters scan their collection, so not on the drift
+ * watch's minute); a pass that deleted nothing is not logged.
+ */
+export function housekeeping(
+  deps: HousekeepingDeps & { readonly intervalMs: number; readonly logger: JobLogger },
+): Housekeeping {
+  const run = () => housekeep(deps);
+  return {
+    run,
+    start: () =>
+      startPeriodicJob({
+        name: 'housekeeping',
+        intervalMs: deps.intervalMs,
+        run,
+        logger: deps.logger,
+        describe: (report) =>
+          report.rawEventsPruned + report.orphanPartsDeleted > 0 ? { ...report } : undefined,
+      }),
+  };
 }

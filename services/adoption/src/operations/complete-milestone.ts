@@ -5,16 +5,17 @@ import {
   type ManualCompletion,
   type SignalTransition,
 } from '../domain/index.js';
+import type { Caller } from './caller.js';
 import type { CompletionOutbox } from './completion-outbox.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
-import { storedCompletions } from './ports.js';
+import { refreshProjection } from './refresh-projection.js';
 import {
-  recomputeForRead,
-  tenantTier,
-  type Caller,
-  type CallerTier,
-  type TenantReadDeps,
-} from './read-tenant.js';
+  storedCompletions,
+  type AggregatesRepository,
+  type DriftRepository,
+  type TierCatalogue,
+} from '../ports.js';
+import { recomputeForWrite, tenantTier } from './tenant-tier.js';
 
 /** Compare-and-set rounds a pinned completion makes before it answers VERSION_CONFLICT. */
 export const MAX_RPC_WRITE_ATTEMPTS = 3;
@@ -33,7 +34,15 @@ export interface CompletedState {
 }
 
 /** What the use case needs; app.ts builds it (store/ implements the aggregates and the outbox). */
-export interface CompleteMilestoneDeps extends TenantReadDeps {
+export interface CompleteMilestoneDeps {
+  /** The store: a compare-and-set needs the version as stored now. */
+  readonly aggregates: AggregatesRepository;
+  /** The ledger write an unpinned completion stores its recompute (and projection) with. */
+  readonly drift: Pick<DriftRepository, 'schedule' | 'record'>;
+  /** The per-tier table entitlements' `tier.changed` events filled (upgrade offers). */
+  readonly tiers: TierCatalogue;
+  readonly logger: { warn(object: object, message: string): void };
+  readonly now: () => Date;
   /** Publishes milestone.completed for a manual completion, with an outbox behind it. */
   readonly outbox: CompletionOutbox;
   readonly newId: () => string;
@@ -60,8 +69,8 @@ export async function completeMilestoneFor(
   const expectedVersion = request.expectedVersion ?? undefined;
   for (let attempt = 1; attempt <= MAX_RPC_WRITE_ATTEMPTS; attempt += 1) {
     const aggregate = await deps.aggregates.load(tenantId);
-    const tier = await tenantTier(deps, aggregate, { upgradeContexts: true });
-    const { state } = recomputeForRead(aggregate, tier, deps.now());
+    const tier = await tenantTier(deps.tiers, aggregate.tier);
+    const { state } = recomputeForWrite(aggregate, tier, deps.now());
     const outcome = completeMilestone(
       state,
       request.key,
@@ -77,7 +86,7 @@ export async function completeMilestoneFor(
     if (!outcome.ok) throw outcome.error;
     if (outcome.value.outcome === 'ALREADY_DONE') return { state, appliedEvents: aggregate.appliedEvents };
     const { completion } = outcome.value;
-    if (expectedVersion === undefined) return completeUnpinned(deps, caller, tier, completion);
+    if (expectedVersion === undefined) return completeUnpinned(deps, caller, completion);
     const now = deps.now();
     const write = recomputeOnWrite({
       aggregate,
@@ -88,6 +97,7 @@ export async function completeMilestoneFor(
       now,
       rescanMs: deps.rescanMs,
       upgradeContexts: tier.upgradeContexts,
+      appliedEvents: aggregate.appliedEvents,
     });
     if (write.reschedule) await deps.schedule(tenantId, write.reschedule);
     await deps.outbox.expect(tenantId, completion, now);
@@ -119,17 +129,20 @@ export async function completeMilestoneFor(
 /**
  * A completion without `expectedVersion`: the caller asked for no concurrency check, so it is
  * written without the version guard (only "not completed yet"), and events flowing for the
- * tenant can never turn it into a 409. The answer is the state read after the write.
+ * tenant can never turn it into a 409. That write stores no recompute, so the projection is
+ * refreshed right after it, fenced like a drift-watch record: if another writer got there first,
+ * it read the completion and stored a projection with it. The tenant is also put in the drift
+ * schedule first, so a refresh that never happens (a crash) is made by the watch.
  */
 async function completeUnpinned(
   deps: CompleteMilestoneDeps,
   caller: Caller,
-  tier: CallerTier,
   completion: ManualCompletion,
 ): Promise<CompletedState> {
   const tenantId = caller.claims.tenantId;
   const now = deps.now();
   await deps.outbox.expect(tenantId, completion, now);
+  await deps.drift.schedule(tenantId, now);
   const recorded = await deps.aggregates.recordCompletionOnce(tenantId, completion, now);
   if (recorded === 'recorded') {
     await deps.outbox
@@ -145,9 +158,9 @@ async function completeUnpinned(
       .abandon(tenantId, completion)
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'outbox reminder of a lost write kept'));
   }
-  const aggregate = await deps.aggregates.load(tenantId);
-  return {
-    state: recomputeForRead(aggregate, tier, deps.now()).state,
-    appliedEvents: aggregate.appliedEvents,
-  };
+  const refresh = await refreshProjection(deps, tenantId, deps.now(), { alwaysReschedule: true });
+  // Lost to a writer that may have read before the completion: the watch looks again at once.
+  if (!refresh.recorded) await deps.drift.schedule(tenantId, now);
+  if (refresh.transitions.length > 0) deps.onTransitions(tenantId, refresh.transitions);
+  return { state: refresh.result.state, appliedEvents: refresh.appliedEvents };
 }

@@ -1,10 +1,9 @@
 import type { ProductEvent } from '@tap/contracts';
 import { milestoneCompletedEvent, type ManualCompletion } from '../domain/index.js';
 import type { DetectedCompletionOutbox } from './ingest-product-events.js';
-import type { OutboxRepository } from './ports.js';
+import type { OutboxRepository, PublishEvent } from '../ports.js';
 
-/** Publishes an event on the bus; rejects when the stream did not confirm it. */
-export type PublishEvent = (event: ProductEvent) => Promise<unknown>;
+export type { PublishEvent } from '../ports.js';
 
 /**
  * Publishes a completion's `milestone.completed` and then takes it out of the outbox. The

@@ -1,16 +1,15 @@
 import { adoptionErrors, createPlan, type CreatePlanRequest, type SuccessPlan } from '../domain/index.js';
-import { readTenant, type Caller, type TenantReadDeps } from './read-tenant.js';
-import type { PlansRepository } from './ports.js';
+import type { AggregatesRepository, PlansRepository } from '../ports.js';
+import { activePlanOf } from './active-plan.js';
+import type { Caller } from './caller.js';
+import { projectionFor, type ProjectionReadDeps } from './read-projection.js';
 
 /** What the success-plan use cases need; app.ts builds it (store/ implements the plans). */
-export interface SuccessPlanDeps extends TenantReadDeps {
+export interface SuccessPlanDeps extends ProjectionReadDeps {
+  /** The store, for a renewal's answer (the state recomputed as of now). */
+  readonly aggregates: AggregatesRepository;
   readonly plans: PlansRepository;
   readonly newId: () => string;
-}
-
-/** The ACTIVE plan of a chain (its last generation), or null. */
-export function activePlanOf(chain: readonly SuccessPlan[]): SuccessPlan | null {
-  return chain.at(-1) ?? null;
 }
 
 /**
@@ -23,12 +22,10 @@ export async function createSuccessPlan(
   request: CreatePlanRequest,
 ): Promise<SuccessPlan> {
   const tenantId = caller.claims.tenantId;
-  const [{ result }, chain] = await Promise.all([
-    readTenant(deps, caller, { upgradeContexts: false }),
-    deps.plans.chain(tenantId),
-  ]);
+  // The milestones as projected: a plan names milestones, it does not depend on their instant.
+  const [projection, chain] = await Promise.all([projectionFor(deps, tenantId), deps.plans.chain(tenantId)]);
   const planned = createPlan(
-    { role: caller.claims.role, activePlan: activePlanOf(chain), state: result.state },
+    { role: caller.claims.role, activePlan: activePlanOf(chain), state: projection.state },
     { title: request.title, targetDate: request.targetDate, objectives: request.objectives },
     deps.now(),
     deps.newId,

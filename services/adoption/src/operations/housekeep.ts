@@ -6,26 +6,13 @@
  * repeat deletions.
  */
 
+import type { OrphanParts, PrunableEventLog } from '../ports.js';
+
 /** A part unnamed this long after its insert can never be named: its writer wrote (or gave up) in milliseconds. */
 export const ORPHAN_PART_GRACE_MS = 60 * 60_000;
 
 /** Parts one pass looks at, at most (the rest wait for the next pass, oldest first on MongoDB). */
 export const ORPHAN_PARTS_PER_PASS = 1_000;
-
-/** The raw event log's side of the pass (store/raw-events-repository.ts). */
-export interface PrunableEventLog {
-  /** Deletes the events received before `cutoff`; how many went. */
-  pruneBefore(cutoff: Date): Promise<number>;
-}
-
-/** The summary parts' side of the pass (store/orphan-parts.ts). */
-export interface OrphanParts {
-  /**
-   * Looks at up to `limit` parts inserted before `insertedBefore` and deletes those their
-   * tenant's aggregate does not name; what it looked at and deleted.
-   */
-  sweep(insertedBefore: Date, limit: number): Promise<{ looked: number; deleted: number }>;
-}
 
 export interface HousekeepingDeps {
   readonly rawEvents: PrunableEventLog;

@@ -1,12 +1,11 @@
 import {
-  DEFAULT_TIER_CODE,
+  addItemCounts,
   detectedCompletion,
   detectedCompletionId,
   foldFacts,
   isNewerTier,
   TIER_CHANGED_EVENT,
   tierChangeOf,
-  UNSEEN_TIER,
   type TierChange,
   newCompletions,
   isEventKind,
@@ -18,14 +17,17 @@ import {
   type SignalTransition,
   type TenantSummary,
 } from '../domain/index.js';
+import { countDistinctItems } from './count-distinct-items.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
+import { tenantTier } from './tenant-tier.js';
 import {
   storedCompletions,
+  type ItemMarkers,
   type DerivedRecord,
   type TenantAggregate,
   type TierCatalogue,
   type TierSnapshot,
-} from './ports.js';
+} from '../ports.js';
 
 /**
  * How many of the latest applied event ids the aggregate remembers, so a redelivery is
@@ -100,6 +102,8 @@ export interface DetectedCompletionOutbox {
 
 export interface IngestDeps {
   readonly aggregates: IngestAggregates;
+  /** The distinct-item markers (products, views, ...): counted here, never held in the aggregate. */
+  readonly markers: ItemMarkers;
   /**
    * The outbox of detected completions. Without it (tests of the store alone) they are stored
    * DONE and marked unpublished, but nothing reminds the relay.
@@ -266,7 +270,13 @@ export async function ingestProductEvents(
     }
     const now = deps.now();
     const facts = toApply.map((d) => d.fact);
-    const summary = foldFacts(aggregate.summary, facts, now);
+    const itemsAdded = await countDistinctItems(
+      deps.markers,
+      tenantId,
+      toApply.map((d) => ({ fact: d.fact, seq: d.item.seq })),
+    );
+    const folded = foldFacts(aggregate.summary, facts, now);
+    const summary = { ...folded, items: addItemCounts(folded.items ?? {}, itemsAdded) };
     const keptFacts = summaryFacts(summary);
     const seqs = [...toApply.map((d) => d.item.seq ?? 0), ...tierChanges.map((t) => t.item.seq ?? 0)];
     const stored = storedCompletions(aggregate);
@@ -280,11 +290,16 @@ export async function ingestProductEvents(
       : undefined;
     // The tier's entry first: a tenant stored with a tier always finds its tier's offers.
     if (tierChange) await deps.tiers?.put(tierChange.entry);
+    // The projection the reads serve is stored by this write: milestones with the tier's offers.
+    const tenant = await tenantTier(deps.tiers, tier ?? aggregate.tier);
     const { derived, transitions, reschedule, result } = recomputeOnWrite({
       aggregate,
       facts: keptFacts,
       manualCompletions: stored,
-      tier: tier ?? aggregate.tier ?? (await deps.tiers?.entry(DEFAULT_TIER_CODE)) ?? UNSEEN_TIER,
+      tier: tenant.tier,
+      upgradeContexts: tenant.upgradeContexts,
+      appliedEvents: summary.applied,
+      items: summary.items ?? {},
       version: aggregate.version + 1,
       now,
       rescanMs: deps.rescanMs,

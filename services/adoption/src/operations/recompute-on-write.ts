@@ -2,6 +2,7 @@ import {
   recompute,
   signalTransitions,
   type EventFact,
+  type ItemCounts,
   type ManualCompletion,
   type RecomputeResult,
   type SignalTransition,
@@ -10,8 +11,9 @@ import {
   earlierCheck,
   mergeSignals,
   nextDriftCheck,
+  projectionOf,
 } from '../domain/index.js';
-import type { DerivedRecord, TenantAggregate } from './ports.js';
+import type { DerivedRecord, TenantAggregate } from '../ports.js';
 
 /** What a write changes the aggregate to, before it is written. */
 export interface WriteInput {
@@ -24,7 +26,12 @@ export interface WriteInput {
   readonly version: number;
   readonly now: Date;
   readonly rescanMs: number;
-  readonly upgradeContexts?: UpgradeContexts;
+  /** The tier's upgrade offers (the per-tier table): the projection's milestones carry them. */
+  readonly upgradeContexts: UpgradeContexts;
+  /** Events applied over the tenant's life once the write is stored. */
+  readonly appliedEvents: number;
+  /** The distinct-item counters once the write is stored (absent: the aggregate's, unchanged). */
+  readonly items?: ItemCounts;
   /** The drift watch takes the next check whatever is scheduled: it has just consumed it. */
   readonly alwaysReschedule?: boolean;
 }
@@ -43,7 +50,8 @@ export interface WriteRecompute {
 
 /**
  * Recomputes the aggregate as a write will leave it, so the write can carry the band (the
- * hysteresis memory) and the drift-watch ledger in the same single-document update.
+ * hysteresis memory), the drift-watch ledger and the projection the reads serve in the same
+ * single-document update.
  */
 export function recomputeOnWrite(input: WriteInput): WriteRecompute {
   const result = recompute({
@@ -52,7 +60,7 @@ export function recomputeOnWrite(input: WriteInput): WriteRecompute {
     facts: input.facts,
     manualCompletions: input.manualCompletions,
     capabilities: input.tier.capabilities,
-    ...(input.upgradeContexts ? { upgradeContexts: input.upgradeContexts } : {}),
+    upgradeContexts: input.upgradeContexts,
     previousBand: input.aggregate.lastBand,
     version: input.version,
     now: input.now,
@@ -69,6 +77,14 @@ export function recomputeOnWrite(input: WriteInput): WriteRecompute {
       lastBand: result.state.healthBand,
       signals,
       scheduledCheck: reschedule ?? input.aggregate.scheduledCheck,
+      projection: projectionOf({
+        result,
+        ledger: signals,
+        facts: input.facts,
+        items: input.items ?? input.aggregate.summary.items ?? {},
+        capabilities: input.tier.capabilities,
+        appliedEvents: input.appliedEvents,
+      }),
     },
     nextCheck,
     reschedule,

@@ -1,4 +1,4 @@
-import type { DuePublication, OutboxRepository } from './ports.js';
+import type { DuePublication, OutboxRepository } from '../ports.js';
 import { publishCompletion, type PublishEvent } from './completion-outbox.js';
 
 /** Reminders one pass looks at, at most; the rest wait for the next tick, oldest first. */

@@ -1,6 +1,7 @@
 import { adoptionErrors, renewPlan, type AdoptionState } from '../domain/index.js';
-import { recomputeForRead, tenantTier, type Caller } from './read-tenant.js';
+import type { Caller } from './caller.js';
 import type { SuccessPlanDeps } from './create-success-plan.js';
+import { recomputeForWrite, tenantTier } from './tenant-tier.js';
 
 /**
  * The renewal of the ACTIVE plan (the caller is a journey writer: the adapter checked): the
@@ -13,9 +14,9 @@ export async function renewSuccessPlan(
 ): Promise<{ readonly state: AdoptionState; readonly appliedEvents: number }> {
   const tenantId = caller.claims.tenantId;
   const [aggregate, chain] = await Promise.all([deps.aggregates.load(tenantId), deps.plans.chain(tenantId)]);
-  const tier = await tenantTier(deps, aggregate, { upgradeContexts: true });
+  const tier = await tenantTier(deps.tiers, aggregate.tier);
   const now = deps.now();
-  const { state } = recomputeForRead(aggregate, tier, now);
+  const { state } = recomputeForWrite(aggregate, tier, now);
   const generation = chain.findIndex((p) => p.id === request.fromPlanId);
   const renewal = renewPlan(
     { role: caller.claims.role, predecessor: chain[generation] ?? null, state },

@@ -1,12 +1,6 @@
-import { DEFAULT_TIER_CODE, UNSEEN_TIER, type SignalTransition } from '../domain/index.js';
-import { recomputeOnWrite } from './recompute-on-write.js';
-import {
-  storedCompletions,
-  type AggregatesRepository,
-  type DriftRepository,
-  type DueTenant,
-  type TierCatalogue,
-} from './ports.js';
+import type { SignalTransition } from '../domain/index.js';
+import type { AggregatesRepository, DriftRepository, DueTenant, TierCatalogue } from '../ports.js';
+import { refreshProjection } from './refresh-projection.js';
 
 /** Tenants one pass looks at, at most; the rest wait for the next tick, most overdue first. */
 export const DRIFT_BATCH_SIZE = 100;
@@ -52,32 +46,21 @@ async function checkTenant(
   due: DueTenant,
   now: Date,
 ): Promise<{ outcome: Outcome; moved: number }> {
-  const aggregate = await deps.aggregates.load(due.tenantId);
-  const { derived, transitions, nextCheck } = recomputeOnWrite({
-    alwaysReschedule: true,
-    aggregate,
-    facts: aggregate.facts,
-    manualCompletions: storedCompletions(aggregate),
-    tier: aggregate.tier ?? (await deps.tiers?.entry(DEFAULT_TIER_CODE)) ?? UNSEEN_TIER,
-    version: aggregate.version,
-    now,
-    rescanMs: deps.rescanMs,
-  });
-  // Scheduled before the ledger write: a check that comes too early finds nothing to do, one
-  // that never comes would leave a risk unwatched.
-  await deps.drift.schedule(due.tenantId, nextCheck);
-  if (!(await deps.drift.record(due.tenantId, aggregate, derived, now))) {
+  const refresh = await refreshProjection(deps, due.tenantId, now, { alwaysReschedule: true });
+  if (!refresh.recorded) {
     await deps.drift.schedule(due.tenantId, new Date(now.getTime() + SUPERSEDED_RECHECK_MS));
     return { outcome: 'superseded', moved: 0 };
   }
-  if (transitions.length > 0) deps.onTransitions(due.tenantId, transitions);
-  return { outcome: 'recorded', moved: transitions.length };
+  if (refresh.transitions.length > 0) deps.onTransitions(due.tenantId, refresh.transitions);
+  return { outcome: 'recorded', moved: refresh.transitions.length };
 }
 
 /**
  * One drift-watch pass: each tenant whose check is due is claimed (an insert, so replicas
  * running the pass at once split the tenants instead of sharing them), recomputed as of now with
- * its stored tier snapshot, and its ledger stored if nothing moved since the read. A write that
+ * its stored tier snapshot, and its ledger and projection stored if nothing moved since the read.
+ * Every tenant with activity is due at least every `rescanMs` (nextDriftCheck), so what time
+ * alone changes (health decay, risk windows) reaches the projection here, never on a read. A write that
  * lost to the consumer or another replica is dropped (no ladder move is reported twice) and the
  * tenant is looked at again by the next pass (SUPERSEDED_RECHECK_MS).
  */

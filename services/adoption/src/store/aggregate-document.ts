@@ -8,14 +8,15 @@ import {
   type HealthBand,
   type ManualCompletion,
   type RiskSignal,
+  type TenantProjection,
   type TenantSummary,
 } from '../domain/index.js';
 
 import type { Binary } from 'mongodb';
-import type { DerivedRecord, TenantAggregate, TierSnapshot } from '../operations/ports.js';
+import type { DerivedRecord, TenantAggregate, TierSnapshot } from '../ports.js';
 import { isPacked, packJson, unpackJson } from './packed-json.js';
 
-export type { DerivedRecord, TenantAggregate, TierSnapshot } from '../operations/ports.js';
+export type { DerivedRecord, TenantAggregate, TierSnapshot } from '../ports.js';
 
 /** The collection every adoption aggregate lives in, one document per tenant (`_id` = tenant id). */
 export const AGGREGATES_COLLECTION = 'aggregates';
@@ -40,6 +41,11 @@ export interface AggregateDocument {
   summary: TenantSummary | Binary;
   /** The summary's parts in `summary_parts`, oldest first (absent: none, a document from before them). */
   summaryParts?: { id: string; facts: number }[];
+  /**
+   * ITEM_MARKERS_SCHEMA once the tenant's distinct items are markers (store/migrate-item-slots.ts);
+   * absent: written before them, its summary may still hold a slot per item.
+   */
+  itemMarkers?: number;
   /**
    * The latest applied event ids, newest last (operations/ingest-product-events.ts says how many),
    * written as one JSON string: FerretDB converts and rewrites an array element by element, so a
@@ -68,6 +74,12 @@ export interface AggregateDocument {
   /** The due time this document last put in the drift schedule (see drift/next-check.ts). */
   scheduledCheck: Date | null;
   /**
+   * The read model (TenantProjection), written packed by every write that recomputes, in the same
+   * conditional update as what it was derived from; the reads serve it as stored. Absent until a
+   * recomputing write reached the tenant.
+   */
+  projection?: Binary;
+  /**
    * The outbox: ids of completions (manual or detected) whose `milestone.completed` event the stream has not
    * confirmed yet. Pushed by the same update that stores the completion, pulled once it is
    * published (see outbox-repository.ts).
@@ -75,6 +87,9 @@ export interface AggregateDocument {
   outbox: string[];
   updatedAt: Date;
 }
+
+/** What `itemMarkers` says of a document whose distinct items are markers. */
+export const ITEM_MARKERS_SCHEMA = 1;
 
 /** Fields of a document created on first contact (before any fact). */
 export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id' | 'facts'> {
@@ -91,6 +106,7 @@ export function emptyAggregate(now: Date): Omit<AggregateDocument, '_id' | 'fact
     driftRevision: 0,
     scheduledCheck: null,
     outbox: [],
+    itemMarkers: ITEM_MARKERS_SCHEMA,
     updatedAt: now,
   };
 }
@@ -165,10 +181,21 @@ export function unpackIds(stored: string | string[] | undefined): readonly strin
 /** The `$set` part of a write that also records a recompute's derived values. */
 export function derivedFields(
   derived: DerivedRecord,
-): Pick<AggregateDocument, 'lastBand' | 'signals' | 'scheduledCheck'> {
+): Pick<AggregateDocument, 'lastBand' | 'signals' | 'scheduledCheck' | 'projection'> {
   return {
     lastBand: derived.lastBand,
     signals: [...derived.signals],
     scheduledCheck: derived.scheduledCheck,
+    projection: packProjection(derived.projection),
   };
+}
+
+/** The projection as stored: packed (read whole, never queried by field). */
+export function packProjection(projection: TenantProjection): Binary {
+  return packJson(projection);
+}
+
+/** The stored projection (undefined: none written yet). */
+export function storedProjection(stored: Binary | undefined): TenantProjection | undefined {
+  return stored === undefined || !isPacked(stored) ? undefined : (unpackJson(stored) as TenantProjection);
 }

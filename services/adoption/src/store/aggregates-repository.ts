@@ -1,5 +1,5 @@
 import type { Collection, Db, PushOperator } from 'mongodb';
-import type { AggregatesRepository } from '../operations/ports.js';
+import type { AggregatesRepository } from '../ports.js';
 import {
   AGGREGATES_COLLECTION,
   derivedFields,
@@ -21,7 +21,7 @@ import {
 import type { TenantWriteLock } from './tenant-write-lock.js';
 import { counterIs, insertDefaults, isDuplicateKey } from './write-helpers.js';
 
-export type { AggregatesRepository, FactsChange } from '../operations/ports.js';
+export type { AggregatesRepository, FactsChange } from '../ports.js';
 
 /** Reads of a document and its parts before a part that stays missing is an error. */
 const MAX_LOAD_ATTEMPTS = 5;

@@ -14,9 +14,9 @@ interface ScheduleDocument {
   dueAt: Date;
 }
 
-import type { DriftRepository } from '../operations/ports.js';
+import type { DriftRepository } from '../ports.js';
 
-export type { DriftRepository, DueTenant } from '../operations/ports.js';
+export type { DriftRepository, DueTenant } from '../ports.js';
 
 /** The drift watch's store: schedule, claims, and the ledger in the aggregate documents. */
 export function driftRepository(db: Db, lock: TenantWriteLock): DriftRepository {

@@ -12,7 +12,7 @@ export async function ensureAdoptionIndexes(db: Db, rawEventRetentionMs: number)
   await db.collection(DRIFT_SCHEDULE_COLLECTION).createIndex({ dueAt: 1 }, { name: 'due_at' });
   await db.collection(OUTBOX_DUE_COLLECTION).createIndex({ dueAt: 1 }, { name: 'due_at' });
   const events = db.collection(RAW_EVENTS_COLLECTION);
-  await events.createIndex({ tenantId: 1, occurredAt: 1 }, { name: 'tenant_occurred_at' });
+  await events.createIndex({ tenantId: 1, ids: 1 }, { name: 'tenant_ids' });
   // Retention: a TTL index where the server has them (MongoDB). FerretDB v1 refuses the option
   // ("expireAfterSeconds is not implemented yet"); there the hourly housekeeping pass prunes
   // instead (rawEvents.pruneBefore), which MongoDB also runs, harmlessly.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { TenantAggregate } from '../operations/ports.js';
+import type { TenantAggregate } from '../ports.js';
 import { toAggregate, emptyAggregate } from './aggregate-document.js';
 import { lastWrittenAggregates } from './last-written-aggregates.js';
 

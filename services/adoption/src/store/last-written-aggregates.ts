@@ -1,4 +1,4 @@
-import type { DerivedRecord, SummaryStorage, TenantAggregate } from '../operations/ports.js';
+import type { DerivedRecord, SummaryStorage, TenantAggregate } from '../ports.js';
 import type { FactsChange } from './aggregates-repository.js';
 
 /** Tenants whose last written aggregate the consumer remembers. */

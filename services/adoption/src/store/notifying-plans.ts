@@ -1,4 +1,4 @@
-import type { PlansRepository } from '../operations/ports.js';
+import type { PlansRepository } from '../ports.js';
 
 /** Told after a plan write won: the length of the tenant's plan chain it made (its version). */
 export type PlansChanged = (tenantId: string, chainLength: number) => void;

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { OrphanParts } from '../operations/housekeep.js';
+import type { OrphanParts } from '../ports.js';
 import { AGGREGATES_COLLECTION, type AggregateDocument } from './aggregate-document.js';
 import {
   SUMMARY_PARTS_COLLECTION,

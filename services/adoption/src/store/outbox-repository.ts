@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { OutboxRepository } from '../operations/ports.js';
+import type { OutboxRepository } from '../ports.js';
 import { AGGREGATES_COLLECTION, type AggregateDocument } from './aggregate-document.js';
 import { leaseClaims } from './lease-claims.js';
 import type { TenantWriteLock } from './tenant-write-lock.js';
@@ -23,7 +23,7 @@ interface DueDocument {
   createdAt: Date;
 }
 
-export type { DuePublication, OutboxEntry, OutboxRepository } from '../operations/ports.js';
+export type { DuePublication, OutboxEntry, OutboxRepository } from '../ports.js';
 
 const reminderId = (tenantId: string, completionId: string): string => `${tenantId}:${completionId}`;
 

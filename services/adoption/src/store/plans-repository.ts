@@ -1,9 +1,9 @@
 import type { Collection, Db } from 'mongodb';
 import type { SuccessPlan } from '../domain/index.js';
-import type { PlansRepository } from '../operations/ports.js';
+import type { PlansRepository } from '../ports.js';
 import { isDuplicateKey } from './write-helpers.js';
 
-export type { PlansRepository } from '../operations/ports.js';
+export type { PlansRepository } from '../ports.js';
 
 /** The collection of success plans, one document per plan generation of a tenant. */
 export const PLANS_COLLECTION = 'success_plans';

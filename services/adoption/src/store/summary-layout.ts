@@ -5,7 +5,7 @@ import {
   type SummarySlot,
   type TenantSummary,
 } from '../domain/index.js';
-import type { SummaryStorage } from '../operations/ports.js';
+import type { SummaryStorage } from '../ports.js';
 
 /**
  * Facts of the summary kept inline in the tenant's document. Past this the changed slots move to

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { TierEntry } from '../domain/index.js';
-import type { TierCatalogue } from '../operations/ports.js';
+import type { TierCatalogue } from '../ports.js';
 import { isDuplicateKey } from './write-helpers.js';
 
 /** One document per tier (`_id` = tier code): the newest catalogue version's entry. */

@@ -3,6 +3,7 @@ import type { TestClock } from '@tap/testkit';
 import type { IngestDeps } from '../../src/operations/ingest-product-events.js';
 import { aggregatesRepository } from '../../src/store/aggregates-repository.js';
 import { driftRepository } from '../../src/store/drift-repository.js';
+import { itemMarkersRepository } from '../../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../../src/store/raw-events-repository.js';
 import type { SummaryPartsRepository } from '../../src/store/summary-parts-repository.js';
 import { createTenantWriteLock, type TenantWriteLock } from '../../src/store/tenant-write-lock.js';
@@ -20,6 +21,7 @@ export function storeIngestDeps(
   const drift = driftRepository(db, lock);
   return {
     aggregates: aggregatesRepository(db, lock, options.parts),
+    markers: itemMarkersRepository(db),
     rawEvents: rawEventsRepository(db),
     now: clock.now,
     rescanMs: 900_000,

@@ -1,10 +1,10 @@
 import type { CapabilityKey } from '../catalogue/capabilities.js';
 import { capabilitySet } from '../catalogue/capabilities.js';
-import type { EventKind } from '../catalogue/event-kinds.js';
 import { connectionOf, partnerIndex } from '../facts/connections.js';
 import type { FactLog } from '../facts/fact-log.js';
 import { buildFactLog, factsOfType } from '../facts/fact-log.js';
 import type { EventFact } from '../facts/facts.js';
+import { itemCount, type ItemCounts } from '../items/distinct-items.js';
 
 /** One activity of the coverage grid (the spec's Coverage cell). */
 export interface CoverageCell {
@@ -20,58 +20,66 @@ export interface CoverageCell {
   readonly viewedCount: number;
 }
 
+/** A cell's size and how much of it partners opened. */
+interface CellCount {
+  readonly count: number;
+  readonly viewedCount: number;
+}
+
 interface CellRule {
   readonly key: string;
   readonly label: string;
   readonly capability: CapabilityKey | null;
-  readonly items: (log: FactLog) => ReadonlySet<string>;
-  readonly viewed: (log: FactLog, items: ReadonlySet<string>) => number;
+  readonly measure: (log: FactLog, items: ItemCounts) => CellCount;
 }
 
-/** Distinct values of a subject ref over facts of some kinds (the fact id when the ref is missing). */
-function distinct(log: FactLog, kinds: readonly EventKind[], ref: string): Set<string> {
-  const values = new Set<string>();
-  for (const kind of kinds)
-    for (const fact of factsOfType(log, kind)) values.add(fact.subject[ref] ?? fact.id);
-  return values;
-}
-
-/** Items that are created by one kind and withdrawn by another, replayed in time order. */
-function live(log: FactLog, added: EventKind, removed: EventKind, ref: string): Set<string> {
+/** Connections accepted and not removed since, replayed in time order (bounded by the tenant's partners). */
+function liveConnections(log: FactLog): Set<string> {
   const items = new Set<string>();
   for (const fact of log.facts) {
-    const id = fact.subject[ref];
-    if (fact.type === added) items.add(id ?? fact.id);
-    else if (fact.type === removed && id !== undefined) items.delete(id);
+    const id = fact.subject['connectionId'];
+    if (fact.type === 'connection.accepted') items.add(id ?? fact.id);
+    else if (fact.type === 'connection.removed' && id !== undefined) items.delete(id);
   }
   return items;
 }
 
-function viewedAmong(kind: EventKind, ref: string): CellRule['viewed'] {
-  return (log, items) => [...distinct(log, [kind], ref)].filter((id) => items.has(id)).length;
-}
-
-/** Live connections whose partner viewed at least one of the tenant's products. */
-const connectionsThatViewed: CellRule['viewed'] = (log, items) => {
+/** Live connections, and those whose partner viewed at least one of the tenant's products. */
+function connections(log: FactLog): CellCount {
+  const items = liveConnections(log);
   const partners = partnerIndex(log);
   const viewers = new Set(factsOfType(log, 'product.viewed').map((f) => connectionOf(f, partners)));
-  return [...items].filter((id) => viewers.has(id)).length;
-};
+  return { count: items.size, viewedCount: [...items].filter((id) => viewers.has(id)).length };
+}
 
-const none: CellRule['viewed'] = () => 0;
+/** A cell counted by item markers: its space, and the pair of it with a view (if the platform emits one). */
+function counted(space: string, viewedPair?: string): CellRule['measure'] {
+  return (_log, items) => {
+    const count = itemCount(items, space);
+    const viewed = viewedPair === undefined ? 0 : itemCount(items, viewedPair);
+    return { count, viewedCount: Math.min(count, viewed) };
+  };
+}
+
+/** Products created and not archived; of those, the ones a partner viewed. */
+const products: CellRule['measure'] = (_log, items) => {
+  const count = Math.max(0, itemCount(items, 'product') - itemCount(items, 'archived+product'));
+  const viewed = itemCount(items, 'viewed+product') - itemCount(items, 'viewed+archived');
+  return { count, viewedCount: Math.min(count, Math.max(0, viewed)) };
+};
 
 // prettier-ignore
 const CELLS: readonly CellRule[] = [
-  { key: 'PRODUCTS', label: 'Products', capability: null, items: (log) => live(log, 'product.created', 'product.archived', 'productId'), viewed: viewedAmong('product.viewed', 'productId') },
-  { key: 'CONNECTIONS', label: 'Partner connections', capability: null, items: (log) => live(log, 'connection.accepted', 'connection.removed', 'connectionId'), viewed: connectionsThatViewed },
-  { key: 'DATA_REQUESTS', label: 'Data requests', capability: null, items: (log) => distinct(log, ['data_request.sent', 'data_request.answered'], 'requestId'), viewed: none },
-  { key: 'POLICIES', label: 'Data-sharing policies', capability: null, items: (log) => distinct(log, ['policy.published'], 'policyId'), viewed: viewedAmong('policy.viewed', 'policyId') },
-  { key: 'BULK_IMPORTS', label: 'Bulk imports', capability: 'BULK_UPLOAD', items: (log) => distinct(log, ['import.completed'], 'importId'), viewed: none },
-  { key: 'INTEGRATIONS', label: 'API integrations', capability: 'API_ACCESS', items: (log) => distinct(log, ['integration.succeeded'], 'integrationId'), viewed: none },
-  { key: 'TRACEABILITY', label: 'Traced products', capability: 'TRACEABILITY', items: (log) => distinct(log, ['trace.recorded'], 'productId'), viewed: viewedAmong('product.viewed', 'productId') },
-  { key: 'PASSPORTS', label: 'Digital Product Passports', capability: 'DIGITAL_PRODUCT_PASSPORTS', items: (log) => distinct(log, ['passport.published'], 'productId'), viewed: viewedAmong('product.viewed', 'productId') },
-  { key: 'EXPECTED_DATA_SETS', label: 'Expected data sets', capability: 'EXPECTED_DATA_SETS', items: (log) => distinct(log, ['data_set.expected'], 'dataSetId'), viewed: none },
-  { key: 'CASCADES', label: 'Supplier cascades', capability: 'SUPPLIER_CASCADE', items: (log) => distinct(log, ['cascade.started'], 'cascadeId'), viewed: none },
+  { key: 'PRODUCTS', label: 'Products', capability: null, measure: products },
+  { key: 'CONNECTIONS', label: 'Partner connections', capability: null, measure: connections },
+  { key: 'DATA_REQUESTS', label: 'Data requests', capability: null, measure: counted('request') },
+  { key: 'POLICIES', label: 'Data-sharing policies', capability: null, measure: counted('policy', 'policy_viewed+policy') },
+  { key: 'BULK_IMPORTS', label: 'Bulk imports', capability: 'BULK_UPLOAD', measure: counted('import') },
+  { key: 'INTEGRATIONS', label: 'API integrations', capability: 'API_ACCESS', measure: counted('integration') },
+  { key: 'TRACEABILITY', label: 'Traced products', capability: 'TRACEABILITY', measure: counted('traced', 'viewed+traced') },
+  { key: 'PASSPORTS', label: 'Digital Product Passports', capability: 'DIGITAL_PRODUCT_PASSPORTS', measure: counted('passport', 'viewed+passport') },
+  { key: 'EXPECTED_DATA_SETS', label: 'Expected data sets', capability: 'EXPECTED_DATA_SETS', measure: counted('data_set') },
+  { key: 'CASCADES', label: 'Supplier cascades', capability: 'SUPPLIER_CASCADE', measure: counted('cascade') },
 ];
 
 /** Keys of the coverage cells, in display order. */
@@ -79,7 +87,10 @@ export const COVERAGE_CELL_KEYS: readonly string[] = CELLS.map((c) => c.key);
 
 /** What the coverage grid reads. */
 export interface CoverageInput {
+  /** The facts the summary keeps (connections are read from them). */
   readonly facts: readonly EventFact[];
+  /** The tenant's distinct-item counters (domain/items): every other cell's size. */
+  readonly items: ItemCounts;
   readonly capabilities: readonly string[];
 }
 
@@ -92,14 +103,14 @@ export function coverageCells(input: CoverageInput): readonly CoverageCell[] {
   const log = buildFactLog(input.facts);
   const capabilities = capabilitySet(input.capabilities);
   return CELLS.map((cell) => {
-    const items = cell.items(log);
+    const { count, viewedCount } = cell.measure(log, input.items);
     return {
       key: cell.key,
       label: cell.label,
       capable: cell.capability === null || capabilities.has(cell.capability),
-      achieved: items.size > 0,
-      count: items.size,
-      viewedCount: cell.viewed(log, items),
+      achieved: count > 0,
+      count,
+      viewedCount,
     };
   });
 }

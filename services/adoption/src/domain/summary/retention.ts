@@ -8,6 +8,7 @@ import {
   EXCHANGE_KINDS,
   FAILED_RUN_KINDS,
   FRESHNESS_WINDOW_MS,
+  RESPONSIVENESS_HORIZON_MS,
   SUCCESSFUL_RUN_KINDS,
 } from '../health/health-model.js';
 import { RISK_RULES, riskFactExpiresAt } from '../risk/risk-rules.js';
@@ -48,27 +49,6 @@ const FIRST_PER_KIND: ReadonlyMap<EventKind, number> = (() => {
   return counts;
 })();
 
-// Coverage counts distinct refs of these kinds (the fact id when the ref is missing).
-const DISTINCT_REFS: readonly (readonly [EventKind, string])[] = [
-  ['data_request.sent', 'requestId'],
-  ['data_request.answered', 'requestId'],
-  ['policy.published', 'policyId'],
-  ['import.completed', 'importId'],
-  ['integration.succeeded', 'integrationId'],
-  ['trace.recorded', 'productId'],
-  ['passport.published', 'productId'],
-  ['data_set.expected', 'dataSetId'],
-  ['cascade.started', 'cascadeId'],
-  ['product.viewed', 'productId'],
-  ['policy.viewed', 'policyId'],
-];
-
-// Items that one kind adds and another withdraws: only the latest fact per item decides.
-const LIVE_ITEMS: readonly { added: EventKind; removed: EventKind; ref: string }[] = [
-  { added: 'product.created', removed: 'product.archived', ref: 'productId' },
-  { added: 'connection.accepted', removed: 'connection.removed', ref: 'connectionId' },
-];
-
 // Exchanges and their answers, for responsiveness (first answer per ref, each opening per ref).
 const OPENED: readonly (readonly [EventKind, string])[] = [
   ['data_request.sent', 'requestId'],
@@ -89,21 +69,6 @@ function milestoneClaims(fact: TimedFact): SlotClaim[] {
   return claims;
 }
 
-function coverageClaims(fact: TimedFact): SlotClaim[] {
-  const claims: SlotClaim[] = [];
-  for (const [kind, ref] of DISTINCT_REFS) {
-    if (fact.type === kind)
-      claims.push(forever(`d|${kind}|${fact.subject[ref] ?? `#${fact.id}`}`, 'first', 1));
-  }
-  for (const item of LIVE_ITEMS) {
-    if (fact.type !== item.added && fact.type !== item.removed) continue;
-    const ref = fact.subject[item.ref];
-    if (ref !== undefined) claims.push(forever(`l|${item.added}|${ref}`, 'last', 1));
-    else if (fact.type === item.added) claims.push(forever(`l|#${fact.id}`, 'first', 1));
-  }
-  return claims;
-}
-
 // A fact can reach a connection through its own connectionId or through the viewer's tenant,
 // resolved against the final partner index at read time; each route keeps its own latest.
 function connectionClaims(fact: TimedFact, now: number): SlotClaim[] {
@@ -115,6 +80,11 @@ function connectionClaims(fact: TimedFact, now: number): SlotClaim[] {
   const linksPartner = fact.type === 'connection.invited' || fact.type === 'connection.accepted';
   if (linksPartner && direct !== undefined && partner !== undefined)
     claims.push(forever(`p|${partner}`, 'last', 1));
+  // Live connections (the coverage grid's): the latest acceptance or removal of each.
+  if (fact.type === 'connection.accepted' || fact.type === 'connection.removed') {
+    if (direct !== undefined) claims.push(forever(`l|${direct}`, 'last', 1));
+    else if (fact.type === 'connection.accepted') claims.push(forever(`l|#${fact.id}`, 'first', 1));
+  }
   if (route === null) return claims;
   if (fact.type === 'connection.accepted' || fact.type === 'connection.removed') {
     claims.push(forever(`n|${route}`, 'last', 1));
@@ -152,14 +122,24 @@ function healthClaims(fact: TimedFact, now: number): SlotClaim[] {
         expiresAt: windowEnds,
       });
   }
-  for (const [kind, ref] of OPENED) {
-    if (fact.type === kind)
-      claims.push(forever(`o|${kind}|${fact.subject[ref] ?? `#${fact.id}`}`, 'ends', 1));
-  }
-  for (const answer of ANSWERED) {
-    const ref = fact.subject[answer.ref];
-    if (ref !== undefined && answer.kinds.includes(fact.type))
-      claims.push(forever(`a|${answer.group}|${ref}`, 'first', 1));
+  // Responsiveness reads openings of the last RESPONSIVENESS_HORIZON_MS only, and an answer comes
+  // after its opening: both leave with the horizon, so requests never pile up over the years.
+  const judgedUntil = (day(fact.at) + 1) * DAY_MS + RESPONSIVENESS_HORIZON_MS;
+  if (judgedUntil > now) {
+    for (const [kind, ref] of OPENED) {
+      if (fact.type === kind)
+        claims.push({
+          key: `o|${kind}|${fact.subject[ref] ?? `#${fact.id}`}`,
+          keep: 'ends',
+          n: 1,
+          expiresAt: judgedUntil,
+        });
+    }
+    for (const answer of ANSWERED) {
+      const ref = fact.subject[answer.ref];
+      if (ref !== undefined && answer.kinds.includes(fact.type))
+        claims.push({ key: `a|${answer.group}|${ref}`, keep: 'first', n: 1, expiresAt: judgedUntil });
+    }
   }
   return claims;
 }
@@ -199,7 +179,6 @@ function riskClaims(fact: TimedFact, now: number): SlotClaim[] {
 export function slotClaims(fact: TimedFact, now: number): readonly SlotClaim[] {
   return [
     ...milestoneClaims(fact),
-    ...coverageClaims(fact),
     ...connectionClaims(fact, now),
     ...healthClaims(fact, now),
     ...riskClaims(fact, now),

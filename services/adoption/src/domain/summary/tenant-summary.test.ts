@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { MILESTONE_DEFINITIONS } from '../catalogue/catalogue-data.js';
 import { EVENT_KINDS } from '../catalogue/event-kinds.js';
 import { coverageCells } from '../coverage/coverage-cells.js';
+import { countItems } from '../items/distinct-items.js';
 import type { EventFact } from '../facts/facts.js';
 import { detectRiskSignals } from '../risk/detect-risk-signals.js';
 import { recompute } from '../state/recompute.js';
@@ -99,7 +100,10 @@ describe('the tenant summary', () => {
     const summary = foldInChunks(facts, 13, NOW - 1, NOW);
     const kept = summaryFacts(summary);
     for (const capabilities of [[], ALL_CAPABILITIES]) {
-      expect(coverageCells({ facts: kept, capabilities })).toEqual(coverageCells({ facts, capabilities }));
+      const items = countItems(facts);
+      expect(coverageCells({ facts: kept, items, capabilities })).toEqual(
+        coverageCells({ facts, items, capabilities }),
+      );
     }
     const now = dayAt(NOW);
     expect(detectRiskSignals({ companyId: 't-1', facts: kept, now })).toEqual(
@@ -142,6 +146,19 @@ describe('the tenant summary', () => {
     expect(summaryFacts(large).length).toBeLessThan(200);
   });
 
+  it('stays the same size however many distinct products are created, viewed and traced', () => {
+    const products = (count: number): EventFact[] =>
+      Array.from({ length: count }, (_, i) =>
+        (['product.created', 'product.viewed', 'trace.recorded'] as const).map((kind, k) =>
+          fact(kind, NOW - 1 + (3 * i + k) / 1e7, { productId: `p-${i}` }, { id: `${kind}-${i}` }),
+        ),
+      ).flat();
+    const small = foldFacts(EMPTY_SUMMARY, products(1_000), dayAt(NOW));
+    const large = foldFacts(EMPTY_SUMMARY, products(10_000), dayAt(NOW));
+    expect(large.slots.length).toBe(small.slots.length);
+    expect(summaryFacts(large).length).toBe(summaryFacts(small).length);
+  });
+
   it.each(SEEDS.slice(0, 10))(
     'gives the same risk signals as the whole history when it is longer than the risk history (seed %i)',
     (seed) => {
@@ -172,7 +189,7 @@ describe('the tenant summary', () => {
     );
     const summary = foldFacts(EMPTY_SUMMARY, [old], dayAt(11));
     const later = foldFacts(summary, [], dayAt(400));
-    expect(later.slots.map((s) => s.key.split('|')[0]).sort()).toEqual(['d', 'k', 'pv']);
+    expect(later.slots.map((s) => s.key.split('|')[0]).sort()).toEqual(['k', 'pv']);
     expect(summaryHolds(later, 'old-view')).toBe(true);
   });
 

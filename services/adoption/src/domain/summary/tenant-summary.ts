@@ -1,6 +1,7 @@
 import { isEventKind } from '../catalogue/event-kinds.js';
 import type { TimedFact } from '../facts/fact-log.js';
 import type { EventFact } from '../facts/facts.js';
+import type { ItemCounts } from '../items/distinct-items.js';
 import { parseInstant } from '../time.js';
 import type { Keep, SlotClaim } from './retention.js';
 import { slotClaims } from './retention.js';
@@ -23,10 +24,10 @@ export interface SummarySlot {
 }
 
 /**
- * What a tenant's history is reduced to: counters per kind, and the few facts each rule can
- * still read (the slots of retention.ts). Its size grows with the tenant's distinct items
- * (products, connections, requests, ...) and with calendar days of risk activity, never with the
- * number of events: a tenant that updates one product a million times keeps a handful of facts.
+ * What a tenant's history is reduced to: counters per kind and per distinct-item space, and the
+ * few facts each rule can still read (the slots of retention.ts). Its size is bounded by the
+ * catalogue, the windows the rules look back over (days of activity, risk history) and the
+ * tenant's partner connections; never by its products or the number of its events.
  * Plain arrays sorted by key, so it stores as one document and compares with `toEqual`.
  */
 export interface TenantSummary {
@@ -34,10 +35,15 @@ export interface TenantSummary {
   readonly applied: number;
   readonly kinds: readonly KindCounter[];
   readonly slots: readonly SummarySlot[];
+  /**
+   * Distinct items (products, viewed products, policies, ...) as counters: the items themselves
+   * are markers in the store (domain/items), never here. Absent in summaries stored before them.
+   */
+  readonly items?: ItemCounts;
 }
 
 /** The summary of a tenant with no history. */
-export const EMPTY_SUMMARY: TenantSummary = { applied: 0, kinds: [], slots: [] };
+export const EMPTY_SUMMARY: TenantSummary = { applied: 0, kinds: [], slots: [], items: {} };
 
 function compareFacts(a: TimedFact, b: TimedFact): number {
   if (a.at !== b.at) return a.at - b.at;
@@ -65,6 +71,10 @@ function trim(facts: TimedFact[], keep: Keep, n: number): TimedFact[] {
   if (keep === 'first') return facts.slice(0, n);
   if (keep === 'last') return facts.slice(-n);
   return [...facts.slice(0, n), ...facts.slice(-n)];
+}
+
+function laterExpiry(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : Math.max(a, b);
 }
 
 interface MutableSlot {
@@ -122,6 +132,8 @@ export function foldFacts(summary: TenantSummary, facts: readonly EventFact[], n
     countKind(counters, fact);
     for (const claim of slotClaims(fact, nowMs)) {
       const slot = slots.get(claim.key) ?? { claim, facts: [] };
+      // The latest expiry of the slot's claims, so that the order facts arrive in changes nothing.
+      slot.claim = { ...slot.claim, expiresAt: laterExpiry(slot.claim.expiresAt, claim.expiresAt) };
       insert(slot, fact);
       slots.set(claim.key, slot);
     }
@@ -133,6 +145,7 @@ export function foldFacts(summary: TenantSummary, facts: readonly EventFact[], n
   };
   return {
     applied,
+    items: summary.items ?? {},
     kinds: [...counters.values()].sort(byKey),
     slots: [...slots.values()]
       .map(({ claim, facts: kept }) => ({ ...claim, facts: kept.map(untimed) }))

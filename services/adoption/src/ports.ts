@@ -1,14 +1,17 @@
+import type { ProductEvent } from '@tap/contracts';
 import type {
   EventFact,
   HealthBand,
   ManualCompletion,
   PathProfile,
   RiskSignal,
+  StoredMarker,
   SuccessPlan,
   SummarySlot,
+  TenantProjection,
   TenantSummary,
   TierEntry,
-} from '../domain/index.js';
+} from './domain/index.js';
 
 /**
  * The shapes and repository ports adoption's use cases need; store/ implements them
@@ -81,11 +84,37 @@ export function storedCompletions(aggregate: TenantAggregate): readonly ManualCo
   return [...aggregate.manualCompletions, ...aggregate.detectedCompletions];
 }
 
-/** What a recompute-on-write stores next to the change it made. */
+/**
+ * What a recompute-on-write stores next to the change it made, in the same conditional update:
+ * the hysteresis memory, the drift ledger and schedule, and the projection every read serves.
+ */
 export interface DerivedRecord {
   readonly lastBand: HealthBand;
   readonly signals: readonly RiskSignal[];
   readonly scheduledCheck: Date | null;
+  readonly projection: TenantProjection;
+}
+
+/** A tenant's read model as stored (store/projection-reader.ts reads it). */
+export interface StoredProjection {
+  readonly tenantId: string;
+  /** The document's version (0: never written); what the read cache's notices compare with. */
+  readonly version: number;
+  /**
+   * As the last recomputing write stored it; null when no write has projected the tenant yet
+   * (never written, or a document from before projections until the drift watch reaches it).
+   */
+  readonly projection: TenantProjection | null;
+  /** The stored tier, for the projection of a tenant that has none yet. */
+  readonly tier: TierSnapshot | null;
+}
+
+/**
+ * The read side of the aggregates: one document read, the projection and nothing of the
+ * summary, so a read costs the same at 1,000 products as at 500,000.
+ */
+export interface ProjectionReader {
+  read(tenantId: string): Promise<StoredProjection>;
 }
 
 /** Success plans, one document per generation (store/plans-repository.ts). */
@@ -246,4 +275,44 @@ export interface OutboxRepository {
   forget(tenantId: string, completionId: string): Promise<void>;
   /** Moves a reminder later. */
   postpone(due: DuePublication, until: Date): Promise<void>;
+}
+
+/**
+ * Markers of distinct items, one per (tenant, space, item) on a unique key
+ * (store/item-markers-repository.ts): what lets adoption count 500,000 products without holding one.
+ */
+export interface ItemMarkers {
+  /** Inserts the markers that are not there yet; returns the keys this call inserted. */
+  insertFirst(
+    tenantId: string,
+    markers: readonly { readonly key: string; readonly eventId: string }[],
+  ): Promise<ReadonlySet<string>>;
+  /** The stored markers among `keys` (one indexed lookup each; for the few a group needs). */
+  find(tenantId: string, keys: readonly string[]): Promise<ReadonlyMap<string, StoredMarker>>;
+  /**
+   * Records, before a group's markers go in, that markers of events up to `throughSeq` may be
+   * stored; returns the previous mark. A duplicate of an event at or below it may be this very
+   * event's marker from an attempt that crashed before the tenant's write, so it is read back.
+   */
+  fence(tenantId: string, throughSeq: number): Promise<number>;
+  /** How many markers the tenant has in a space (tests and migrations: it scans on FerretDB). */
+  countFor(tenantId: string, space: string): Promise<number>;
+}
+
+/** Publishes an event on the bus; rejects when the stream did not confirm it. */
+export type PublishEvent = (event: ProductEvent) => Promise<unknown>;
+
+/** The raw event log's side of the pass (store/raw-events-repository.ts). */
+export interface PrunableEventLog {
+  /** Deletes the events received before `cutoff`; how many went. */
+  pruneBefore(cutoff: Date): Promise<number>;
+}
+
+/** The summary parts' side of the pass (store/orphan-parts.ts). */
+export interface OrphanParts {
+  /**
+   * Looks at up to `limit` parts inserted before `insertedBefore` and deletes those their
+   * tenant's aggregate does not name; what it looked at and deleted.
+   */
+  sweep(insertedBefore: Date, limit: number): Promise<{ looked: number; deleted: number }>;
 }
