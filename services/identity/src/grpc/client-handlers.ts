@@ -5,7 +5,9 @@ import { createOAuthClient } from '../operations/create-oauth-client.js';
 import { deleteOAuthClient } from '../operations/delete-oauth-client.js';
 import { listOAuthClients } from '../operations/list-oauth-clients.js';
 import { rotateOAuthClientSecret } from '../operations/rotate-oauth-client-secret.js';
-import { managedTenant, resolveCaller } from './caller.js';
+import { OPERATOR_ACTOR, userActor, type AuditActor } from '../operations/audit-actor.js';
+import type { IdentityContext } from '../operations/context.js';
+import { managedTenant, resolveCaller, type Caller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { clientToWire } from './wire.js';
 
@@ -16,14 +18,26 @@ const withSecret = (created: ClientWithSecret) => ({
   clientSecret: created.clientSecret,
 });
 
+/** Who the audit log names for a change to a client: the operator, or the signed-in manager. */
+const actorOf = (ctx: IdentityContext, caller: Caller): Promise<AuditActor> =>
+  caller.kind === 'operator'
+    ? Promise.resolve(OPERATOR_ACTOR)
+    : userActor(ctx, caller.claims.tenantId, caller.claims.subject);
+
 /** OAuth client management for a tenant's OWNER or ADMIN, and for the operator CLI. */
 export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceHandlers, ClientRpcs> {
   const { ctx, logger } = deps;
   return {
     CreateOAuthClient: unaryHandler('IdentityService/CreateOAuthClient', logger, async (request, call) => {
-      const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
+      const caller = await resolveCaller(call.metadata, deps);
+      const tenantId = managedTenant(caller, request.tenantId);
       return withSecret(
-        await createOAuthClient(ctx, tenantId, { name: request.name, scopes: request.scopes }),
+        await createOAuthClient(
+          ctx,
+          tenantId,
+          { name: request.name, scopes: request.scopes },
+          await actorOf(ctx, caller),
+        ),
       );
     }),
 
@@ -33,8 +47,9 @@ export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
     }),
 
     DeleteOAuthClient: unaryHandler('IdentityService/DeleteOAuthClient', logger, async (request, call) => {
-      const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
-      await deleteOAuthClient(ctx, tenantId, request.clientId);
+      const caller = await resolveCaller(call.metadata, deps);
+      const tenantId = managedTenant(caller, request.tenantId);
+      await deleteOAuthClient(ctx, tenantId, request.clientId, await actorOf(ctx, caller));
       return {};
     }),
 
@@ -43,8 +58,11 @@ export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
       'IdentityService/RotateOAuthClientSecret',
       logger,
       async (request, call) => {
-        const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
-        return withSecret(await rotateOAuthClientSecret(ctx, tenantId, request.clientId));
+        const caller = await resolveCaller(call.metadata, deps);
+        const tenantId = managedTenant(caller, request.tenantId);
+        return withSecret(
+          await rotateOAuthClientSecret(ctx, tenantId, request.clientId, await actorOf(ctx, caller)),
+        );
       },
     ),
   };
