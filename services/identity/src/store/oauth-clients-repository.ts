@@ -23,6 +23,8 @@ interface ClientDocument {
   /** The oauth_client.* outbox mark, set in the same update as each change (store/client-announcements-repository.ts). */
   announceVersion?: number;
   announcePending?: boolean;
+  /** The deletion finished (tokens revoked) and only waits for its announcement, which removes it. */
+  purged?: boolean;
 }
 
 const MARK = { $inc: { announceVersion: 1 } } as const;
@@ -110,12 +112,15 @@ export function oauthClientsRepository(db: Db): OAuthClientsRepository {
         { _id: clientId, tenantId, deletedAt: null },
         { $set: { deletedAt: now, announcePending: true }, ...MARK },
       );
-      const doc = await clients.findOne({ _id: clientId, tenantId });
+      // A finished deletion waiting for its announcement is gone for a retry too.
+      const doc = await clients.findOne({ _id: clientId, tenantId, purged: { $ne: true } });
       return doc ? toClient(doc) : undefined;
     },
     async purge(tenantId, clientId) {
       // A deletion not announced yet stays (hidden) for its announcement, which removes it.
-      await clients.deleteOne({ _id: clientId, tenantId, announcePending: false });
+      const removed = await clients.deleteOne({ _id: clientId, tenantId, announcePending: false });
+      if (removed.deletedCount === 0)
+        await clients.updateOne({ _id: clientId, tenantId }, { $set: { purged: true } });
     },
   };
 }
