@@ -100,6 +100,8 @@ describe('identity publishes its domain events and audit entries through its out
     await drained();
     await unaryCall(bed.client, 'ReactivateMember', { userId: member.id }, ownerBearer);
     await drained();
+    await unaryCall(bed.client, 'EndMemberSessions', { userId: member.id }, ownerBearer);
+    await drained();
     // Republishing what was announced changes nothing: the marks are gone, the ids are the same.
     expect((await bed.app.relayOutbox()).members).toMatchObject({ pending: 0, published: 0 });
 
@@ -130,6 +132,7 @@ describe('identity publishes its domain events and audit entries through its out
         'member.role_changed',
         'member.deactivated',
         'member.reactivated',
+        'member.sessions_ended',
       ]),
     );
     expect(audit.find((e) => (e.data as { action: string }).action === 'member.role_changed')?.data).toEqual({

@@ -5,9 +5,7 @@ import { createOAuthClient } from '../operations/create-oauth-client.js';
 import { deleteOAuthClient } from '../operations/delete-oauth-client.js';
 import { listOAuthClients } from '../operations/list-oauth-clients.js';
 import { rotateOAuthClientSecret } from '../operations/rotate-oauth-client-secret.js';
-import { OPERATOR_ACTOR, userActor, type AuditActor } from '../operations/audit-actor.js';
-import type { IdentityContext } from '../operations/context.js';
-import { managedTenant, resolveCaller, type Caller } from './caller.js';
+import { auditActorOf as actorOf, managedTenant, resolveCaller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { clientToWire } from './wire.js';
 
@@ -17,12 +15,6 @@ const withSecret = (created: ClientWithSecret) => ({
   client: clientToWire(created.client),
   clientSecret: created.clientSecret,
 });
-
-/** Who the audit log names for a change to a client: the operator, or the signed-in manager. */
-const actorOf = (ctx: IdentityContext, caller: Caller): Promise<AuditActor> =>
-  caller.kind === 'operator'
-    ? Promise.resolve(OPERATOR_ACTOR)
-    : userActor(ctx, caller.claims.tenantId, caller.claims.subject);
 
 /** OAuth client management for a tenant's OWNER or ADMIN, and for the operator CLI. */
 export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceHandlers, ClientRpcs> {
