@@ -6,6 +6,7 @@ import type { DomainEvent } from '@tap/contracts';
 import { infraUrls } from '@tap/testkit';
 import { openIdentityFixtures, type IdentityFixtures } from './support/identity-fixtures.js';
 import { startSystem, type System } from './support/system.js';
+import { askToJoin, gatedDomain, pendingRequestOf } from './support/team.js';
 import { waitFor } from './support/wait-for.js';
 
 /**
@@ -96,6 +97,56 @@ describe('domain events and audit entries of what callers do through the gateway
     const all = JSON.stringify(events);
     for (const secret of [clientSecret, newSecret, session.accessToken, session.refreshToken, owner.password])
       expect(all).not.toContain(secret);
+  });
+
+  it('announces an approved join as member.joined, and audits the approval and a rejection', async () => {
+    const owner = await fx.tenantWithOwner('Joins');
+    const session = await fx.signIn(owner);
+    const headers = { authorization: `Bearer ${session.accessToken}` };
+    const domain = await gatedDomain(fx, owner.tenantId);
+    const approvedEmail = await askToJoin(system, domain);
+    const rejectedEmail = await askToJoin(system, domain);
+    const approved = await pendingRequestOf(system, headers, approvedEmail);
+    const rejected = await pendingRequestOf(system, headers, rejectedEmail);
+    const approve = await system.http('POST', `/api/v1/tenant/join-requests/${approved.id}/approve`, {
+      headers,
+    });
+    expect(approve.status).toBe(200);
+    const reject = await system.http('POST', `/api/v1/tenant/join-requests/${rejected.id}/reject`, {
+      headers,
+    });
+    expect(reject.status).toBe(200);
+    await waitFor(async () => {
+      const events = await stored(owner.tenantId);
+      return actions(events).includes('join_request.rejected') &&
+        events.some((e) => e.type === 'member.joined' && e.subject['userId'] === approved.userId)
+        ? true
+        : undefined;
+    }, 15_000);
+    const events = await stored(owner.tenantId);
+    // The join awaiting approval was never a member; the rejected one never becomes one.
+    expect(events.filter((e) => e.subject['userId'] === rejected.userId)).toEqual([]);
+    expect(events.find((e) => e.subject['userId'] === approved.userId)?.data).toMatchObject({
+      role: 'MEMBER',
+      email: approvedEmail,
+    });
+    const audit = events.filter((e) => e.type === 'audit.entry_recorded').map((e) => e.data);
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        {
+          actor: { type: 'user', id: owner.userId, email: owner.email },
+          action: 'join_request.approved',
+          target: { type: 'user', id: approved.userId },
+          outcome: 'SUCCESS',
+        },
+        {
+          actor: { type: 'user', id: owner.userId, email: owner.email },
+          action: 'join_request.rejected',
+          target: { type: 'user', id: rejected.userId },
+          outcome: 'SUCCESS',
+        },
+      ]),
+    );
   });
 
   it('publishes a tier change of the tenant as tier.changed', async () => {
