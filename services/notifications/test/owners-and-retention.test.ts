@@ -140,3 +140,58 @@ describe('retention of the delivery queue and the attempt log', () => {
     expect(await bed.app.ops.cleanup()).toMatchObject({ deliveries: 0, attempts: 0 });
   });
 });
+
+describe('an owner notice while the mail server is down', () => {
+  let bed: TestBed;
+  let receiver: Receiver;
+  let sink: SmtpSink;
+  let port: number;
+
+  beforeAll(async () => {
+    // A port the sink held and gave back: nothing listens there until the test starts it again.
+    const probe = await startSmtpSink();
+    port = Number(new URL(probe.url).port);
+    await probe.stop();
+    bed = await openTestBed(
+      'owner_mail_down',
+      { disableAfterFailingMs: 1, retryScheduleMs: [50, 50, 50, 50] },
+      { mail: { smtpUrl: `smtp://127.0.0.1:${port}`, from: 'TAP <no-reply@tap.test>' } },
+    );
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await bed?.close();
+    await sink?.stop();
+  });
+
+  it('is kept and mailed once the mail server is back', async () => {
+    const tenantId = randomUUID();
+    await bed.app.ops.apply(
+      event(tenantId, 'member.joined', { userId: 'o' }, { role: 'OWNER', email: 'olga@owner.test' }),
+    );
+    receiver.answer('/down', () => ({ status: 500 }));
+    const { endpoint } = await bed.app.ops.createEndpoint({
+      tenantId,
+      url: `${receiver.url}/down`,
+      types: ['oauth_client.created'],
+    });
+    await bed.app.ops.ingest(
+      event(tenantId, 'oauth_client.created', { clientId: randomUUID() }, { name: 'ERP' }),
+    );
+    const notices = bed.db.collection('owner_notices');
+    await waitFor(
+      'the notice written',
+      async () => (await notices.countDocuments({ endpointId: endpoint.id })) === 1,
+    );
+    expect(await bed.app.ops.notifyOwners()).toMatchObject({ pending: 1, sent: 0, failed: 1 });
+    expect(await notices.countDocuments({ endpointId: endpoint.id, sentAt: null })).toBe(1);
+
+    sink = await startSmtpSink({ port });
+    expect(await bed.app.ops.notifyOwners()).toMatchObject({ pending: 1, sent: 1, failed: 0 });
+    const mail = await sink.waitForMessage('olga@owner.test', { timeoutMs: 10_000 });
+    expect(mail.text).toContain(endpoint.id);
+    expect(await bed.app.ops.notifyOwners()).toMatchObject({ pending: 0 });
+    expect(sink.messages).toHaveLength(1);
+  });
+});
