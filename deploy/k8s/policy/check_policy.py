@@ -66,7 +66,7 @@ SECRET_INVENTORY: dict[tuple[str, str], frozenset[str]] = {
     ("tap-operator-token", "OPERATOR_TOKEN"): frozenset({"identity"}),
     ("tap-operator-token", "OPERATOR_TOKEN_PREVIOUS"): frozenset({"identity"}),
     ("tap-redis", "REDIS_URL"): frozenset({"gateway", "identity", "adoption", "entitlements", "notifications"}),
-    ("tap-nats", "NATS_URL"): frozenset({"adoption", "entitlements", "notifications"}),
+    ("tap-nats", "NATS_URL"): frozenset({"identity", "adoption", "entitlements", "notifications"}),
     ("tap-nats-gateway", "NATS_URL"): frozenset({"gateway"}),
 }
 

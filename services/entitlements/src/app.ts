@@ -52,7 +52,19 @@ import { usageHistoryRepository } from './store/usage-history-repository.js';
 import { pruneUsageHistory } from './operations/prune-usage-history.js';
 import { copyApiRequestDays, type ApiRequestDaysReport } from './operations/copy-api-request-days.js';
 import { apiRequestDaysSource, type HashScanner } from './store/api-request-days-source.js';
-import type { PeriodicJob } from '@tap/runtime';
+import { createKeyedLock, type PeriodicJob } from '@tap/runtime';
+import type { DomainEvent } from '@tap/contracts';
+import {
+  announceDomainEvents,
+  runDomainAnnouncementPass,
+  type DomainAnnounceDeps,
+  type DomainPassReport,
+} from './operations/announce-domain-events.js';
+import { domainAnnouncementsRepository } from './store/domain-announcements-repository.js';
+import {
+  DEFAULT_DOMAIN_ANNOUNCEMENT_INTERVAL_MS,
+  startDomainAnnouncementJob,
+} from './jobs/domain-announcement-job.js';
 import { startApiRequestDaysJob } from './jobs/api-request-days-job.js';
 import type { UsageHistoryRepository } from './operations/ports/usage-history-repository.js';
 
@@ -75,6 +87,12 @@ export interface EntitlementsDeps {
    * is announced (a service tested on its own).
    */
   readonly publish?: (event: ProductEvent) => Promise<unknown>;
+  /**
+   * Publishes on the domain stream (tier.changed, usage.threshold_reached / _cleared for the
+   * outbound service: docs/entitlements-model.md, "Domain events"); rejects when the stream did
+   * not confirm it. Without it nothing is announced there.
+   */
+  readonly publishDomain?: (event: DomainEvent) => Promise<unknown>;
   readonly now?: () => Date;
   /**
    * How long a tenant's cached view is served when no notice says it changed
@@ -118,6 +136,10 @@ export interface EntitlementsApp {
   startTierAnnouncements(): TierAnnouncementJob;
   /** Runs one `tier.changed` relay pass now. */
   runTierAnnouncements(): Promise<AnnouncementPassReport>;
+  /** Starts the domain-stream relay (tier.changed, usage thresholds) and its hourly sweep. */
+  startDomainAnnouncements(): PeriodicJob;
+  /** Runs one domain relay pass now (`sweep`: mark every tenant first). */
+  runDomainAnnouncements(options?: { sweep?: boolean }): Promise<DomainPassReport>;
 }
 
 /** Builds the entitlements service without listening, consuming or scheduling. */
@@ -185,7 +207,44 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     },
   });
   const changes = createChangeChannel((tenantId, version) => reads.changed(tenantId, version));
-  const changed = changes.changed;
+  // The domain events' outbox: every usage write and tier change marks the tenant and
+  // announces at once, off the writer's path; the relay and its sweep do what that left.
+  const domainAnnouncements = domainAnnouncementsRepository(deps.db);
+  const domainLogger = deps.logger.child({ component: 'domain-announcements' });
+  const { publishDomain } = deps;
+  const domainDeps: DomainAnnounceDeps | undefined = publishDomain
+    ? {
+        tiers: ops.tiers,
+        usage: ops.usage,
+        announcements: domainAnnouncements,
+        publish: publishDomain,
+        isRefused: (error) => eventErrors.is(error, 'EVENT_INVALID'),
+        locks: createKeyedLock(),
+        now,
+        logger: domainLogger,
+      }
+    : undefined;
+  const touchDomain = (tenantId: string): void => {
+    if (!domainDeps) return;
+    domainAnnouncements
+      .mark(tenantId, now())
+      .then(async () => {
+        const mark = await domainAnnouncements.find(tenantId);
+        if (mark) await announceDomainEvents(domainDeps, mark);
+      })
+      .catch((error: unknown) =>
+        domainLogger.warn({ err: error, tenantId }, 'domain events left for the relay'),
+      );
+  };
+  const changed = (tenantId: string, version?: number): void => {
+    changes.changed(tenantId, version);
+    touchDomain(tenantId);
+  };
+  const runDomainAnnouncements = async (options: { sweep?: boolean } = {}): Promise<DomainPassReport> => {
+    if (!domainDeps) return { pending: 0, published: 0, failed: 0 };
+    if (options.sweep) await domainAnnouncements.markAll(now());
+    return runDomainAnnouncementPass(domainDeps);
+  };
   ops.usage = notifyingUsage(ops.usage, changed);
   const history = usageHistoryRepository(deps.db);
   const historyLogger = deps.logger.child({ component: 'usage-history' });
@@ -250,6 +309,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     copyApiRequestDays: copyDays,
     async prepare() {
       await seats.ensureIndexes();
+      await domainAnnouncements.ensureIndexes();
       migration = await migrateUsageDocuments(deps.db, RECENT_EVENT_IDS_KEPT);
       // Every tenant's tier is announced once under each catalogue version (the first start
       // with announcements, a catalogue change); the relay publishes them.
@@ -307,5 +367,14 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
         logger: announceLogger,
       }),
     runTierAnnouncements,
+    startDomainAnnouncements: () =>
+      startDomainAnnouncementJob({
+        intervalMs: DEFAULT_DOMAIN_ANNOUNCEMENT_INTERVAL_MS,
+        run: () => runDomainAnnouncements(),
+        sweep: () => (domainDeps ? domainAnnouncements.markAll(now()) : Promise.resolve(0)),
+        now,
+        logger: domainLogger,
+      }),
+    runDomainAnnouncements,
   };
 }

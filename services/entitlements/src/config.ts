@@ -36,6 +36,8 @@ export interface CleanupConfig {
 export interface EntitlementsConfig extends ConsumingServiceConfig {
   readonly events: EventsConfig;
   readonly cleanup: CleanupConfig;
+  /** The domain stream tier.changed and usage.threshold_* go to (docs/entitlements-model.md). */
+  readonly domain: { readonly streamName: string; readonly subjectPrefix: string };
 }
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
@@ -49,6 +51,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     ENTITLEMENTS_MONGO_DB: identifier({ default: 'entitlements' }),
     ...eventsEnv(),
     ENTITLEMENTS_CONSUMER: identifier({ default: 'entitlements' }),
+    DOMAIN_EVENTS_STREAM: identifier({ default: 'DOMAIN_EVENTS' }),
+    DOMAIN_EVENTS_SUBJECT_PREFIX: identifier({ default: 'domain' }),
     ENTITLEMENTS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
     ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS: durationMs({ default: DEFAULT_APPLIED_EVENT_RETENTION_MS }),
     ...TOKEN_CHECK_ENV,
@@ -66,6 +70,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): E
     mongo: Object.freeze({ url: e.MONGO_URL, database: e.ENTITLEMENTS_MONGO_DB }),
     nats: Object.freeze({ url: e.NATS_URL }),
     events: eventsConfig(e, e.ENTITLEMENTS_CONSUMER),
+    domain: Object.freeze({
+      streamName: e.DOMAIN_EVENTS_STREAM,
+      subjectPrefix: e.DOMAIN_EVENTS_SUBJECT_PREFIX,
+    }),
     cleanup: Object.freeze({
       intervalMs: e.ENTITLEMENTS_CLEANUP_INTERVAL_MS,
       appliedEventRetentionMs: e.ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS,

@@ -1,8 +1,14 @@
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
-import type { ProductEvent } from '@tap/contracts';
+import type { DomainEvent, ProductEvent } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
-import { createEventPublisher, createRedisLease, DEFAULT_LEASE_TTL_MS } from '@tap/events';
+import {
+  createDomainEventPublisher,
+  createEventPublisher,
+  createRedisLease,
+  DEFAULT_LEASE_TTL_MS,
+  ensureEventStream,
+} from '@tap/events';
 import { runConsumingService } from '@tap/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -23,7 +29,30 @@ await runConsumingService({
         event,
       );
     };
-    const app = buildApp({ config, db, verifier, revocations, tls, logger, publish });
+    // tier.changed and usage thresholds for the outbound service (the domain stream, created
+    // here if the outbound service has not yet: idempotent, once per connection).
+    const ensured = new WeakMap<object, Promise<unknown>>();
+    const publishDomain = async (event: DomainEvent) => {
+      const nc = nats.current();
+      if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
+      let ensure = ensured.get(nc);
+      if (!ensure) {
+        ensure = jetstreamManager(nc).then((jsm) =>
+          ensureEventStream(jsm, {
+            streamName: config.domain.streamName,
+            subjectPrefix: config.domain.subjectPrefix,
+            duplicateWindowMs: config.events.duplicateWindowMs,
+          }),
+        );
+        ensure.catch(() => ensured.delete(nc));
+        ensured.set(nc, ensure);
+      }
+      await ensure;
+      return createDomainEventPublisher(jetstream(nc), {
+        subjectPrefix: config.domain.subjectPrefix,
+      }).publish(event);
+    };
+    const app = buildApp({ config, db, verifier, revocations, tls, logger, publish, publishDomain });
     // One replica counts at a time (docs/entitlements-model.md): the holder of this lease.
     const lease = createRedisLease({
       redis,
@@ -37,6 +66,7 @@ await runConsumingService({
       // The gateway's API request counts, copied into the usage history (same Redis).
       startApiRequestDays: () => app.startApiRequestDays(redis),
       startTierAnnouncements: () => app.startTierAnnouncements(),
+      startDomainAnnouncements: () => app.startDomainAnnouncements(),
       // Cached reads drop what another replica's write made older (docs/entitlements-model.md).
       startReadModelNotices: (nc) => app.startReadModelNotices(nc),
       async startConsumer(nc) {
@@ -55,5 +85,6 @@ await runConsumingService({
     { name: 'cleanup', start: () => app.startCleanup() },
     { name: 'api-request-days', start: () => app.startApiRequestDays() },
     { name: 'tier announcements', start: () => app.startTierAnnouncements() },
+    { name: 'domain announcements', start: () => app.startDomainAnnouncements() },
   ],
 });

@@ -18,7 +18,11 @@ import {
 import type { EntitlementsServiceClient } from '@tap/contracts';
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
-import { DEFAULT_REFRESH_REUSE_GRACE_MS, type IdentityConfig } from './config.js';
+import {
+  DEFAULT_OUTBOX_RELAY_INTERVAL_MS,
+  DEFAULT_REFRESH_REUSE_GRACE_MS,
+  type IdentityConfig,
+} from './config.js';
 import { createKeyedHasher } from './crypto/keyed-hash.js';
 import { createPasswordHasher } from './crypto/passwords.js';
 import { identityErrors } from './domain/errors.js';
@@ -43,6 +47,14 @@ import { seatIntentsRepository } from './store/seat-intents-repository.js';
 import { entitlementsSeatLedger } from './grpc/entitlements-seat-ledger.js';
 import type { SeatLedger } from './operations/ports/seat-ledger.js';
 import { migrateSeats, settleStaleSeatIntents } from './operations/reconcile-seats.js';
+import { createAnnouncer, type AnnouncementPassReport } from './operations/announce-changes.js';
+import { createAuditTrail } from './operations/audit-trail.js';
+import { deriveClientEvents, deriveMemberEvents } from './operations/identity-announcers.js';
+import type { DomainEventSink } from './operations/ports/domain-events.js';
+import { announcingClients, announcingUsers } from './store/announcing-repositories.js';
+import { auditOutboxRepository } from './store/audit-outbox-repository.js';
+import { clientAnnouncementsRepository } from './store/client-announcements-repository.js';
+import { memberAnnouncementsRepository } from './store/member-announcements-repository.js';
 
 export interface IdentityDeps {
   readonly config: Pick<IdentityConfig, 'tokens' | 'operatorToken'> & {
@@ -69,8 +81,22 @@ export interface IdentityDeps {
    * (identity's own test bed, which runs no entitlements; tests/system runs the real one).
    */
   readonly entitlements: (() => EntitlementsServiceClient) | { readonly seatLedger: SeatLedger };
+  /**
+   * The domain stream (member.*, oauth_client.*, audit.entry_recorded). Absent: every change
+   * waits in the outboxes (a test bed that does not look at events).
+   */
+  readonly events?: DomainEventSink;
+  /** How often the outbox relay runs; DEFAULT_OUTBOX_RELAY_INTERVAL_MS by default. */
+  readonly outboxRelayIntervalMs?: number;
   readonly now?: () => Date;
   readonly newId?: () => string;
+}
+
+/** What one pass of the outbox relay did, per outbox. */
+export interface OutboxRelayReport {
+  readonly members: AnnouncementPassReport;
+  readonly clients: AnnouncementPassReport;
+  readonly audit: AnnouncementPassReport;
 }
 
 export interface IdentityApp {
@@ -90,6 +116,8 @@ export interface IdentityApp {
   reconcileSeats(before?: Date): Promise<number>;
   /** The seat migration alone (every tenant's active users get seats). */
   migrateSeats(): Promise<{ tenants: number }>;
+  /** One pass of the outbox relay (the background job runs it every interval). */
+  relayOutbox(): Promise<OutboxRelayReport>;
 }
 
 /** Builds the identity service without listening: what tests and main.ts both use. */
@@ -111,19 +139,43 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     typeof deps.entitlements === 'function'
       ? entitlementsSeatLedger({ client: deps.entitlements, keyRing, now })
       : deps.entitlements.seatLedger;
+  const locks = createKeyedLock();
+  const newId = deps.newId ?? randomUUID;
+  const { events } = deps;
+  const announcerDeps = { locks, now, logger: deps.logger };
+  const members = createAnnouncer({
+    ...announcerDeps,
+    kind: 'member',
+    repository: memberAnnouncementsRepository(deps.db),
+    derive: deriveMemberEvents,
+    sink: events ?? unconfiguredSink,
+  });
+  const clientAnnouncer = createAnnouncer({
+    ...announcerDeps,
+    kind: 'oauth_client',
+    repository: clientAnnouncementsRepository(deps.db),
+    derive: deriveClientEvents,
+    sink: events ?? unconfiguredSink,
+  });
+  // At once after the write, off the caller's path; what fails is the relay's.
+  const announceNow = (announcer: typeof members) => (id: string) => {
+    if (events) announcer.announce(id).catch(() => undefined);
+  };
+  const auditOutbox = auditOutboxRepository(deps.db);
+  const audit = createAuditTrail({ outbox: auditOutbox, sink: events, now, newId, logger: deps.logger });
   const ctx: IdentityContext = {
     seatLedger,
     seatIntents: seatIntentsRepository(deps.db),
     tenants: tenantsRepository(deps.db),
-    users: usersRepository(deps.db),
+    users: announcingUsers(usersRepository(deps.db), announceNow(members)),
     sessions: sessionsRepository(deps.db),
-    clients: oauthClientsRepository(deps.db),
+    clients: announcingClients(oauthClientsRepository(deps.db), announceNow(clientAnnouncer)),
     magicLinks: magicLinksRepository(deps.db),
     joins: joinRepository(deps.db),
     externalIdentities: externalIdentitiesRepository(deps.db),
     invitations: invitationsRepository(deps.db),
     keyRing,
-    locks: createKeyedLock(),
+    locks,
     revoker: redisSessionRevoker(deps.redis, revocationPrefix),
     hasher: createKeyedHasher(
       config.tokenHashSecret ?? deriveTokenHashSecret(config.tokens.keyEncryptionSecret),
@@ -134,8 +186,18 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
       reuseGraceMs: config.sessions?.refreshReuseGraceMs ?? DEFAULT_REFRESH_REUSE_GRACE_MS,
       maxGraceUses: MAX_GRACE_USES,
     },
+    audit,
     now,
-    newId: deps.newId ?? randomUUID,
+    newId,
+  };
+  const relayOutbox = async (): Promise<OutboxRelayReport> => {
+    const idle = { pending: 0, published: 0, failed: 0 };
+    if (!events) return { members: idle, clients: idle, audit: idle };
+    return {
+      members: await members.pass(),
+      clients: await clientAnnouncer.pass(),
+      audit: await audit.pass(),
+    };
   };
   const keyVerifier = createTokenVerifier({
     issuer: config.tokens.issuer,
@@ -214,6 +276,7 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     keyRing,
     reconcileSeats,
     migrateSeats: () => migrateSeats(ctx),
+    relayOutbox,
     async prepare() {
       await Promise.all([
         ctx.tenants.ensureIndexes(),
@@ -224,7 +287,15 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         ctx.joins.ensureIndexes(),
         ctx.seatIntents.ensureIndexes(),
         ctx.invitations.ensureIndexes(),
+        memberAnnouncementsRepository(deps.db).ensureIndexes(),
+        clientAnnouncementsRepository(deps.db).ensureIndexes(),
+        auditOutbox.ensureIndexes(),
       ]);
+      // The first start with announcements: members and clients made before are announced once
+      // (so the outbound service learns every tenant's owners), then only changes.
+      const unannounced = await memberAnnouncementsRepository(deps.db).markUnannounced();
+      if (unannounced > 0)
+        deps.logger.info({ users: unannounced }, 'users marked for their first member.* announcement');
       // After the indexes: the users' unique email index is what refuses a merge of two accounts.
       const addresses = await migrateAddressForms(deps.db);
       if (addresses.rewritten > 0 || addresses.leftAsTheyWere.length > 0)
@@ -243,6 +314,8 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
         magicLinks: ctx.magicLinks,
         reconcileSeats: () => reconcileSeats(),
         invitations: ctx.invitations,
+        relayOutbox,
+        relayIntervalMs: deps.outboxRelayIntervalMs ?? DEFAULT_OUTBOX_RELAY_INTERVAL_MS,
         now,
         logger: deps.logger,
         signal,
@@ -263,3 +336,9 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
 function invitationLinkUrl(mail: NonNullable<IdentityConfig['mail']>): string {
   return mail.invitationUrl ?? new URL('/console/accept-invitation', mail.magicLinkUrl).href;
 }
+
+/** Where events go when no bus is configured: nowhere, and the outboxes keep them. */
+const unconfiguredSink: DomainEventSink = {
+  publish: () => Promise.reject(new Error('no event bus configured')),
+  isRefused: () => false,
+};

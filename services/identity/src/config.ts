@@ -12,12 +12,15 @@ import {
   secret,
   str,
   identifier,
+  natsUrl,
 } from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50051;
 export const DEFAULT_HTTP_PORT = 8081;
 /** How long the immediate parent of a session's refresh token is still honoured (lost response, two tabs). */
 export const DEFAULT_REFRESH_REUSE_GRACE_MS = 30_000;
+/** How often the outbox relay publishes the domain events and audit entries the bus did not confirm. */
+export const DEFAULT_OUTBOX_RELAY_INTERVAL_MS = 5_000;
 
 export interface IdentityConfig {
   readonly serviceName: 'identity';
@@ -55,6 +58,16 @@ export interface IdentityConfig {
   readonly redis: { readonly url: string };
   /** Entitlements' gRPC address: its seat ledger is asked before any user becomes active. */
   readonly entitlementsAddress: string;
+  /**
+   * The domain events (member.*, oauth_client.*, audit.entry_recorded) go to this stream through
+   * identity's outboxes; identity stays ready while NATS is down (docs/identity.md, "Domain events").
+   */
+  readonly domainEvents: {
+    readonly natsUrl: string;
+    readonly streamName: string;
+    readonly subjectPrefix: string;
+    readonly relayIntervalMs: number;
+  };
   readonly otlpTracesUrl: string | undefined;
   readonly logLevel: string;
   /** mTLS certificate, key and CA files (GRPC_TLS_*), read again as they rotate. */
@@ -92,6 +105,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     REFRESH_REUSE_GRACE_MS: durationMs({ default: DEFAULT_REFRESH_REUSE_GRACE_MS }),
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
+    NATS_URL: natsUrl({ default: 'nats://127.0.0.1:4222' }),
+    DOMAIN_EVENTS_STREAM: identifier({ default: 'DOMAIN_EVENTS' }),
+    DOMAIN_EVENTS_SUBJECT_PREFIX: identifier({ default: 'domain' }),
+    IDENTITY_OUTBOX_RELAY_INTERVAL_MS: durationMs({ default: DEFAULT_OUTBOX_RELAY_INTERVAL_MS }),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
       default: 'info',
@@ -125,6 +142,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     sessions: Object.freeze({ refreshReuseGraceMs: e.REFRESH_REUSE_GRACE_MS }),
     redis: Object.freeze({ url: e.REDIS_URL }),
     entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
+    domainEvents: Object.freeze({
+      natsUrl: e.NATS_URL,
+      streamName: e.DOMAIN_EVENTS_STREAM,
+      subjectPrefix: e.DOMAIN_EVENTS_SUBJECT_PREFIX,
+      relayIntervalMs: e.IDENTITY_OUTBOX_RELAY_INTERVAL_MS,
+    }),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,
     mail: e.SMTP_URL

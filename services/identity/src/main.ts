@@ -1,10 +1,17 @@
 import { loadConfigOrExit } from '@tap/config';
-import { createMongoDependency, createRedisDependency, Readiness, runGrpcService } from '@tap/runtime';
+import {
+  createMongoDependency,
+  createNatsDependency,
+  createRedisDependency,
+  Readiness,
+  runGrpcService,
+} from '@tap/runtime';
 import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
 import { contracts } from '@tap/contracts';
 import { createClient, setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { natsDomainEventSink } from './events/domain-event-sink.js';
 
 // Configuration first: a bad value stops the process with one line per variable, before
 // telemetry, sockets or connections exist.
@@ -24,6 +31,14 @@ const mongo = createMongoDependency({
   logger,
 });
 const redis = createRedisDependency({ url: config.redis.url, name: 'identity', readiness, logger });
+// Not a readiness check: identity serves sign-ins while the bus is down, and its outboxes keep
+// the domain events until NATS is back (docs/identity.md, "Domain events").
+const nats = createNatsDependency({ servers: config.domainEvents.natsUrl, name: 'identity', logger });
+const events = natsDomainEventSink({
+  connection: () => nats.current(),
+  streamName: config.domainEvents.streamName,
+  subjectPrefix: config.domainEvents.subjectPrefix,
+});
 const tls = tlsFromFiles(config.grpcTls);
 // Identity's own certificate: entitlements admits only `identity` to its seat RPCs.
 const entitlements = createClient(
@@ -31,7 +46,16 @@ const entitlements = createClient(
   config.entitlementsAddress,
   tls,
 );
-const app = buildApp({ config, db: mongo.db, redis, tls, logger, entitlements: () => entitlements });
+const app = buildApp({
+  config,
+  db: mongo.db,
+  redis,
+  tls,
+  logger,
+  entitlements: () => entitlements,
+  events,
+  outboxRelayIntervalMs: config.domainEvents.relayIntervalMs,
+});
 
 await runGrpcService({
   name: 'identity',
@@ -48,6 +72,7 @@ await runGrpcService({
   },
   shutdownSteps: [
     { name: 'entitlements client', run: async () => entitlements.close() },
+    { name: 'nats', run: () => nats.close() },
     { name: 'mongo', run: () => mongo.close() },
     { name: 'redis', run: async () => void (await redis.quit().catch(() => undefined)) },
     { name: 'telemetry', run: () => telemetry.shutdown() },

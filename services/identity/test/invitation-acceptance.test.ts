@@ -23,6 +23,9 @@ import { tenantsRepository } from '../src/store/tenants-repository.js';
 import { usersRepository } from '../src/store/users-repository.js';
 import { grantingSeatLedger } from './support/granting-seat-ledger.js';
 import { GRACE_MS, openIdentityBed, type IdentityBed } from './support/identity-bed.js';
+import { createLogger } from '@tap/telemetry';
+import { createAuditTrail } from '../src/operations/audit-trail.js';
+import { auditOutboxRepository } from '../src/store/audit-outbox-repository.js';
 
 /** The domain error code an operation failed with, or 'OK'. */
 async function codeOf(call: Promise<unknown>): Promise<string> {
@@ -77,6 +80,14 @@ describe('accepting an invitation: nothing half-made, the link kept usable', () 
       hasher: createKeyedHasher('h'.repeat(40)),
       passwords: createPasswordHasher(),
       refreshPolicy: { reuseGraceMs: GRACE_MS, maxGraceUses: MAX_GRACE_USES },
+      // The real outbox, without a bus: the entries wait there.
+      audit: createAuditTrail({
+        outbox: auditOutboxRepository(bed.db),
+        sink: undefined,
+        now: bed.clock.now,
+        newId: () => crypto.randomUUID(),
+        logger: createLogger({ service: 'identity-test', level: 'silent' }),
+      }),
       now: bed.clock.now,
       newId: () => crypto.randomUUID(),
     };

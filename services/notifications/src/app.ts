@@ -4,7 +4,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import type { DomainEvent } from '@tap/contracts';
 import { ensureEventStream } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
-import { startPeriodicJob, type PeriodicJob } from '@tap/runtime';
+import { createKeyedLock, startPeriodicJob, type PeriodicJob } from '@tap/runtime';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
 import type { ConsumerCounts, Logger } from '@tap/telemetry';
@@ -55,6 +55,15 @@ import { deliveriesRepository } from './store/deliveries-repository.js';
 import { endpointsRepository } from './store/endpoints-repository.js';
 import { feedRepository } from './store/feed-repository.js';
 import { ensureIndexes } from './store/indexes.js';
+import { smtpMailer } from './mail/mailer.js';
+import { notifyOwners, type NotifyOwnersReport } from './operations/notify-owners.js';
+import { DEFAULT_DELIVERY_LOG_RETENTION_MS, pruneDeliveryLog } from './operations/prune-delivery-log.js';
+import { trackMembers } from './operations/track-members.js';
+import { membersRepository } from './store/members-repository.js';
+import { ownerNoticesRepository } from './store/owner-notices-repository.js';
+
+/** How often pending owner notices are mailed (one is also tried at once when written). */
+export const OWNER_NOTICE_INTERVAL_MS = 10_000;
 
 export interface NotificationsDeps {
   readonly config: {
@@ -64,6 +73,10 @@ export interface NotificationsDeps {
     readonly feedRetentionMs: number;
     readonly auditRetentionMs: number;
     readonly cleanupIntervalMs: number;
+    /** Finished deliveries and attempts; DEFAULT_DELIVERY_LOG_RETENTION_MS (30 days) when absent. */
+    readonly deliveryLogRetentionMs?: number;
+    /** SMTP for the mails to a tenant's OWNERs; without it notices wait unsent. */
+    readonly mail?: { readonly smtpUrl: string; readonly from: string } | undefined;
   };
   readonly db: Db;
   /** identity's key set: every call's token is verified again here (zero trust). */
@@ -83,6 +96,8 @@ export interface NotificationsApp {
   startConsumer(nc: NatsConnection): Promise<{ stop(): Promise<void>; stats(): ConsumerCounts }>;
   startDeliveries(): DeliveryWorker;
   startCleanup(): PeriodicJob;
+  /** Mails pending owner notices every OWNER_NOTICE_INTERVAL_MS (nothing without SMTP). */
+  startOwnerNotices(): PeriodicJob | undefined;
   /** The use cases, for the gRPC handlers to come and for tests. */
   readonly ops: {
     /** The change is written to the audit log when an actor is given (every RPC gives one). */
@@ -119,7 +134,15 @@ export interface NotificationsApp {
     apply(event: DomainEvent): Promise<unknown>;
     audit(query: AuditQuery): Promise<AuditPage>;
     auditCsv(query: Omit<AuditQuery, 'cursor' | 'limit'>): Promise<string>;
-    cleanup(): Promise<{ feed: number; audit: number }>;
+    cleanup(): Promise<{
+      feed: number;
+      audit: number;
+      deliveries: number;
+      attempts: number;
+      notices: number;
+    }>;
+    /** One pass over the pending owner notices (mailed when SMTP is configured). */
+    notifyOwners(): Promise<NotifyOwnersReport>;
   };
   readonly stores: {
     readonly endpoints: EndpointsRepository;
@@ -145,6 +168,19 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
     attempts: attemptsRepository(deps.db),
   };
   const feed = feedRepository(deps.db);
+  const members = membersRepository(deps.db);
+  const notices = ownerNoticesRepository(deps.db);
+  const mailer = deps.config.mail ? smtpMailer(deps.config.mail) : undefined;
+  const noticeLogger = deps.logger.child({ component: 'owner-notices' });
+  // One pass at a time in this process: two at once would both mail a notice before either
+  // marked it sent. (Replicas may still both mail one: at least once, like the webhooks.)
+  const noticePasses = createKeyedLock({ maxWaitMs: 60_000 });
+  const mailOwners = (): Promise<NotifyOwnersReport> =>
+    mailer
+      ? noticePasses.run('owner-notices', () =>
+          notifyOwners({ notices, members, mailer, now, logger: noticeLogger }),
+        )
+      : Promise.resolve({ pending: 0, sent: 0, unaddressed: 0, failed: 0 });
   const audit = auditRepository(deps.db);
   const sender =
     deps.sender ??
@@ -208,14 +244,23 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
     feed: (input) => listEventsFeed({ feed }, input),
     replay: (tenantId, deliveryId) =>
       replayDelivery({ deliveries: stores.deliveries, now }, tenantId, deliveryId),
-    apply: (event) =>
-      event.type === 'audit.entry_recorded' ? recordAuditEntry({ audit }, event) : ops.ingest(event),
+    apply: async (event) => {
+      if (event.type === 'audit.entry_recorded') return recordAuditEntry({ audit }, event);
+      // The owners' addresses, before the event is fed and delivered like any other.
+      if (event.type.startsWith('member.')) await trackMembers({ members }, event);
+      return ops.ingest(event);
+    },
     audit: (query) => listAuditEntries({ audit, now }, query),
     auditCsv: (query) => exportAuditCsv({ audit, now }, query),
     cleanup: async () => ({
       feed: await pruneFeed({ feed, now }, deps.config.feedRetentionMs),
       audit: await pruneAudit({ audit, now }, deps.config.auditRetentionMs),
+      ...(await pruneDeliveryLog(
+        { ...stores, notices, now },
+        deps.config.deliveryLogRetentionMs ?? DEFAULT_DELIVERY_LOG_RETENTION_MS,
+      )),
     }),
+    notifyOwners: mailOwners,
   };
   const grpc = createGrpcServer(
     [
@@ -275,11 +320,24 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
               sender,
               retryScheduleMs: webhooks.retryScheduleMs,
               disableAfterFailingMs: webhooks.disableAfterFailingMs,
-              // The audit entry now; the e-mail to the OWNERs waits for their addresses to reach
-              // this service as events (docs/notifications.md, "Not yet").
+              // The audit entry, and a notice to the OWNERs written before it is mailed (a mail
+              // server that is down delays it; the notice job sends it later).
               endpointDisabled: async (endpointId, tenantId) => {
                 logger.warn({ endpointId, tenantId }, 'webhook endpoint disabled after failing');
                 await audited(tenantId, { type: 'system' }, 'webhook_endpoint.disabled', endpointId);
+                const endpoint = await stores.endpoints.find(tenantId, endpointId);
+                const at = now();
+                await notices.add({
+                  id: `endpoint_disabled:${endpointId}:${at.toISOString()}`,
+                  tenantId,
+                  kind: 'endpoint_disabled',
+                  endpointId,
+                  url: endpoint?.url ?? '',
+                  createdAt: at,
+                });
+                mailOwners().catch((error: unknown) =>
+                  noticeLogger.warn({ err: error }, 'owner notices left for the next pass'),
+                );
               },
               now,
             },
@@ -296,8 +354,18 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
         intervalMs: deps.config.cleanupIntervalMs,
         run: () => ops.cleanup(),
         logger,
-        describe: (removed) => (removed.feed + removed.audit > 0 ? { ...removed } : undefined),
+        describe: (removed) => (Object.values(removed).some((n) => n > 0) ? { ...removed } : undefined),
       }),
+    startOwnerNotices: () =>
+      mailer
+        ? startPeriodicJob({
+            name: 'owner-notices',
+            intervalMs: OWNER_NOTICE_INTERVAL_MS,
+            run: mailOwners,
+            logger: noticeLogger,
+            describe: (report) => (report.pending > 0 ? { ...report } : undefined),
+          })
+        : undefined,
     ops,
     stores,
   };

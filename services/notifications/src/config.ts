@@ -21,6 +21,7 @@ import {
   MAX_AUDIT_RANGE_MS,
 } from './domain/index.js';
 import { DEFAULT_FEED_RETENTION_MS } from './operations/prune-feed.js';
+import { DEFAULT_DELIVERY_LOG_RETENTION_MS } from './operations/prune-delivery-log.js';
 
 export type { EventsConfig } from '@tap/config';
 
@@ -74,6 +75,10 @@ export interface NotificationsConfig extends ConsumingServiceConfig {
   readonly feedRetentionMs: number;
   readonly auditRetentionMs: number;
   readonly cleanupIntervalMs: number;
+  /** Finished deliveries and the attempt log are kept this long (the clean-up job prunes). */
+  readonly deliveryLogRetentionMs: number;
+  /** SMTP for the mails to a tenant's OWNERs (an endpoint disabled); unset SMTP_URL sends none. */
+  readonly mail: { readonly smtpUrl: string; readonly from: string } | undefined;
 }
 
 const durationList = makeValidator<readonly number[]>((input) => {
@@ -116,6 +121,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     FEED_RETENTION_MS: durationMs({ default: DEFAULT_FEED_RETENTION_MS }),
     AUDIT_RETENTION_MS: durationMs({ default: MAX_AUDIT_RANGE_MS }),
     NOTIFICATIONS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
+    WEBHOOK_LOG_RETENTION_MS: durationMs({ default: DEFAULT_DELIVERY_LOG_RETENTION_MS }),
+    SMTP_URL: str({ default: '' }),
+    MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
     ...TOKEN_CHECK_ENV,
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
     LOG_LEVEL: str({
@@ -151,6 +159,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     feedRetentionMs: e.FEED_RETENTION_MS,
     auditRetentionMs: e.AUDIT_RETENTION_MS,
     cleanupIntervalMs: e.NOTIFICATIONS_CLEANUP_INTERVAL_MS,
+    deliveryLogRetentionMs: e.WEBHOOK_LOG_RETENTION_MS,
+    mail: e.SMTP_URL ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM }) : undefined,
     ...tokenCheckFromEnv(e),
     otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     logLevel: e.LOG_LEVEL,

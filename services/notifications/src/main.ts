@@ -15,5 +15,7 @@ await runConsumingService({
   background: (app) => [
     { name: 'deliveries', start: () => app.startDeliveries() },
     { name: 'cleanup', start: () => app.startCleanup() },
+    // Without SMTP_URL nothing is mailed (the notices wait; the audit entry says what happened).
+    { name: 'owner-notices', start: () => app.startOwnerNotices() ?? { stop: async () => undefined } },
   ],
 });

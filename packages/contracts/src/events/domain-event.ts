@@ -14,6 +14,8 @@ export const DOMAIN_EVENT_TYPES = [
   'tier.changed',
   'member.joined',
   'member.deactivated',
+  'member.role_changed',
+  'member.reactivated',
   'oauth_client.created',
   'oauth_client.secret_rotated',
   'oauth_client.deleted',

@@ -41,6 +41,11 @@ const examples = {
   'tier.changed': { subject: {}, data: { from: 'SUPPLIER_FREE', to: 'CORE' } },
   'member.joined': { subject: { userId: 'u-1' }, data: { role: 'MEMBER', email: 'a@example.com' } },
   'member.deactivated': { subject: { userId: 'u-1' }, data: {} },
+  'member.role_changed': {
+    subject: { userId: 'u-1' },
+    data: { from: 'MEMBER', to: 'OWNER', email: 'a@example.com' },
+  },
+  'member.reactivated': { subject: { userId: 'u-1' }, data: { role: 'ADMIN', email: 'a@example.com' } },
   'oauth_client.created': { subject: { clientId: 'c-1' }, data: { name: 'ERP', scopes: ['products:read'] } },
   'oauth_client.secret_rotated': { subject: { clientId: 'c-1' }, data: {} },
   'oauth_client.deleted': { subject: { clientId: 'c-1' }, data: {} },

@@ -42,7 +42,7 @@ export function tierChangedEvent(assignment: TierAssignment): ProductEvent<'tier
 }
 
 /** A UUID (version-5 layout: SHA-1 of the name) that the same name always gives. */
-function nameBasedId(name: string): string {
+export function nameBasedId(name: string): string {
   const hash = createHash('sha1').update(name).digest();
   hash[6] = ((hash[6] ?? 0) & 0x0f) | 0x50;
   hash[8] = ((hash[8] ?? 0) & 0x3f) | 0x80;

@@ -1,7 +1,12 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
-import { contracts, type EntitlementsServiceClient, type ProductEvent } from '@tap/contracts';
+import {
+  contracts,
+  type DomainEvent,
+  type EntitlementsServiceClient,
+  type ProductEvent,
+} from '@tap/contracts';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { clientPerCaller, RPC_ALLOWLIST } from '@tap/service-auth';
 import { createLogger } from '@tap/telemetry';
@@ -42,7 +47,10 @@ export interface TestBed {
  */
 export async function openTestBed(
   label: string,
-  options: { readonly publish?: (event: ProductEvent) => Promise<unknown> } = {},
+  options: {
+    readonly publish?: (event: ProductEvent) => Promise<unknown>;
+    readonly publishDomain?: (event: DomainEvent) => Promise<unknown>;
+  } = {},
 ): Promise<TestBed> {
   const urls = infraUrls();
   const namespace = testNamespace(label);
@@ -69,6 +77,7 @@ export async function openTestBed(
     logger: createLogger({ service: 'entitlements-test', level: 'silent' }),
     now: clock.now,
     ...(options.publish ? { publish: options.publish } : {}),
+    ...(options.publishDomain ? { publishDomain: options.publishDomain } : {}),
   });
   await app.prepare();
   const port = await app.grpc.listen('127.0.0.1', 0);

@@ -3,6 +3,8 @@ import { authenticate, requireOperator, requireUser } from '@tap/service-auth';
 import type { AccessClaims, TokenVerifier } from '@tap/tokens';
 import { identityErrors } from '../domain/errors.js';
 import { MANAGER_ROLES } from '../domain/roles.js';
+import { OPERATOR_ACTOR, userActor, type AuditActor } from '../operations/audit-actor.js';
+import type { IdentityContext } from '../operations/context.js';
 
 /** Who is calling: the operator CLI, or the holder of a verified access token. */
 export type Caller =
@@ -40,4 +42,11 @@ export function managedTenant(caller: Caller, requestedTenantId: string): string
   }
   requireUser(caller.claims, MANAGER_ROLES);
   return caller.claims.tenantId;
+}
+
+/** Who the audit log names for a change made by `caller`: the operator, or the signed-in user. */
+export function auditActorOf(ctx: IdentityContext, caller: Caller): Promise<AuditActor> {
+  return caller.kind === 'operator'
+    ? Promise.resolve(OPERATOR_ACTOR)
+    : userActor(ctx, caller.claims.tenantId, caller.claims.subject);
 }

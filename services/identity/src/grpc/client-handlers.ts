@@ -5,7 +5,7 @@ import { createOAuthClient } from '../operations/create-oauth-client.js';
 import { deleteOAuthClient } from '../operations/delete-oauth-client.js';
 import { listOAuthClients } from '../operations/list-oauth-clients.js';
 import { rotateOAuthClientSecret } from '../operations/rotate-oauth-client-secret.js';
-import { managedTenant, resolveCaller } from './caller.js';
+import { auditActorOf as actorOf, managedTenant, resolveCaller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { clientToWire } from './wire.js';
 
@@ -21,9 +21,15 @@ export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
   const { ctx, logger } = deps;
   return {
     CreateOAuthClient: unaryHandler('IdentityService/CreateOAuthClient', logger, async (request, call) => {
-      const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
+      const caller = await resolveCaller(call.metadata, deps);
+      const tenantId = managedTenant(caller, request.tenantId);
       return withSecret(
-        await createOAuthClient(ctx, tenantId, { name: request.name, scopes: request.scopes }),
+        await createOAuthClient(
+          ctx,
+          tenantId,
+          { name: request.name, scopes: request.scopes },
+          await actorOf(ctx, caller),
+        ),
       );
     }),
 
@@ -33,8 +39,9 @@ export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
     }),
 
     DeleteOAuthClient: unaryHandler('IdentityService/DeleteOAuthClient', logger, async (request, call) => {
-      const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
-      await deleteOAuthClient(ctx, tenantId, request.clientId);
+      const caller = await resolveCaller(call.metadata, deps);
+      const tenantId = managedTenant(caller, request.tenantId);
+      await deleteOAuthClient(ctx, tenantId, request.clientId, await actorOf(ctx, caller));
       return {};
     }),
 
@@ -43,8 +50,11 @@ export function clientHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
       'IdentityService/RotateOAuthClientSecret',
       logger,
       async (request, call) => {
-        const tenantId = managedTenant(await resolveCaller(call.metadata, deps), request.tenantId);
-        return withSecret(await rotateOAuthClientSecret(ctx, tenantId, request.clientId));
+        const caller = await resolveCaller(call.metadata, deps);
+        const tenantId = managedTenant(caller, request.tenantId);
+        return withSecret(
+          await rotateOAuthClientSecret(ctx, tenantId, request.clientId, await actorOf(ctx, caller)),
+        );
       },
     ),
   };

@@ -10,7 +10,7 @@ import { redeemMagicLink } from '../operations/redeem-magic-link.js';
 import { requestMagicLink } from '../operations/request-magic-link.js';
 import { ssoSignIn } from '../operations/sso-sign-in.js';
 import { checkSignUpInput, startSignup } from '../operations/start-signup.js';
-import { managedTenant, resolveCaller } from './caller.js';
+import { auditActorOf, managedTenant, resolveCaller } from './caller.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { sessionClientOf } from './session-wire.js';
 import { joinRequestToWire, userToWire } from './wire.js';
@@ -115,8 +115,11 @@ export function magicLinkHandlers(deps: IdentityHandlerDeps): Pick<IdentityServi
     }),
 
     ApproveJoinRequest: unaryHandler('IdentityService/ApproveJoinRequest', logger, async (request, call) => {
-      const tenantId = managedTenant(await resolveCaller(call.metadata, auth), request.tenantId);
-      return joinRequestToWire(await approveJoinRequest(ctx, tenantId, request.id));
+      const caller = await resolveCaller(call.metadata, auth);
+      const tenantId = managedTenant(caller, request.tenantId);
+      return joinRequestToWire(
+        await approveJoinRequest(ctx, tenantId, request.id, await auditActorOf(ctx, caller)),
+      );
     }),
   };
 }

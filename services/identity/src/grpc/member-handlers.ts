@@ -8,6 +8,7 @@ import { deactivateMember } from '../operations/deactivate-member.js';
 import { listMembers } from '../operations/list-members.js';
 import { reactivateMember } from '../operations/reactivate-member.js';
 import { rejectJoinRequest } from '../operations/reject-join-request.js';
+import { userActor } from '../operations/audit-actor.js';
 import type { IdentityHandlerDeps } from './handler-deps.js';
 import { joinRequestToWire, memberToWire } from './wire.js';
 
@@ -48,8 +49,10 @@ export function memberHandlers(deps: IdentityHandlerDeps): Pick<IdentityServiceH
     }),
 
     RejectJoinRequest: unaryHandler('IdentityService/RejectJoinRequest', logger, async (request, call) => {
-      const { tenantId } = await manager(call.metadata);
-      return joinRequestToWire(await rejectJoinRequest(ctx, tenantId, request.id));
+      const { tenantId, actor } = await manager(call.metadata);
+      return joinRequestToWire(
+        await rejectJoinRequest(ctx, tenantId, request.id, await userActor(ctx, tenantId, actor.userId)),
+      );
     }),
   };
 }

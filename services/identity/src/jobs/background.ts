@@ -32,6 +32,9 @@ export function startBackgroundJobs(options: {
   /** One pass of the seat reconciliation (operations/reconcile-seats.ts). */
   reconcileSeats: () => Promise<unknown>;
   invitations: InvitationsRepository;
+  /** One pass of the outbox relay (member.*, oauth_client.*, audit entries). */
+  relayOutbox: () => Promise<unknown>;
+  relayIntervalMs: number;
   now: () => Date;
   logger: Logger;
   signal: AbortSignal;
@@ -49,4 +52,5 @@ export function startBackgroundJobs(options: {
   every(SEAT_RECONCILIATION_INTERVAL_MS, 'seat-reconciliation', options.reconcileSeats);
   // An expired invitation is refused whether stored or not, and listed nowhere: nothing is kept.
   every(MAGIC_LINK_SWEEP_INTERVAL_MS, 'invitation-sweep', () => options.invitations.deleteExpired(now()));
+  every(options.relayIntervalMs, 'outbox-relay', options.relayOutbox);
 }

@@ -1,3 +1,4 @@
+import { recordChange, type AuditActor } from './audit-actor.js';
 import { identityErrors } from '../domain/errors.js';
 import type { IdentityContext } from './context.js';
 import type { JoinRequest } from './ports/join-repository.js';
@@ -12,8 +13,9 @@ export async function approveJoinRequest(
   ctx: IdentityContext,
   tenantId: string,
   id: string,
+  actor: AuditActor,
 ): Promise<JoinRequest> {
-  return ctx.locks.run(`join-request:${id}`, async () => {
+  const approved = await ctx.locks.run(`join-request:${id}`, async () => {
     const pending = await ctx.joins.findPending(tenantId, id);
     if (!pending) throw identityErrors.create('JOIN_REQUEST_NOT_FOUND');
     return withSeat(ctx, tenantId, pending.userId, async () => {
@@ -24,4 +26,6 @@ export async function approveJoinRequest(
       return approved;
     });
   });
+  await recordChange(ctx, tenantId, actor, 'join_request.approved', { type: 'user', id: approved.userId });
+  return approved;
 }

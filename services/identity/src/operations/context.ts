@@ -14,6 +14,7 @@ import type { TenantsRepository } from './ports/tenants-repository.js';
 import type { UsersRepository } from './ports/users-repository.js';
 import type { SeatLedger } from './ports/seat-ledger.js';
 import type { SeatIntentsRepository } from './ports/seat-intents-repository.js';
+import type { AuditTrail } from './audit-trail.js';
 
 /** What identity's operations work with: repositories, keys, hashers, clock and ids. */
 export interface IdentityContext {
@@ -35,6 +36,8 @@ export interface IdentityContext {
   readonly hasher: KeyedHasher;
   readonly passwords: PasswordHasher;
   readonly refreshPolicy: RefreshPolicy;
+  /** The tenant's audit log, through identity's outbox (never a secret, a token or a password). */
+  readonly audit: Pick<AuditTrail, 'record'>;
   readonly now: () => Date;
   readonly newId: () => string;
 }

@@ -10,6 +10,7 @@ import {
 import { parseRole } from '../domain/roles.js';
 import { normaliseEmail } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
+import { recordChange } from './audit-actor.js';
 import { invitationLockKey, invitationSecretHash, type InvitationMail } from './invitation-token.js';
 import type { SignedInUser } from './signed-in-user.js';
 
@@ -70,5 +71,12 @@ export async function createInvitation(
     await ctx.locks.run(invitationLockKey(id), () => ctx.invitations.revoke(caller.tenantId, id, now));
     throw identityErrors.create('MAIL_UNAVAILABLE', { cause: error });
   }
+  await recordChange(
+    ctx,
+    caller.tenantId,
+    { type: 'user', id: inviter.id, email: inviter.email },
+    'invitation.created',
+    { type: 'invitation', id },
+  );
   return invitation;
 }

@@ -4,6 +4,7 @@ import type { User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
 import { activeOwnerCount, findMember, underMembersLock } from './member-lookup.js';
 import { freeSeatOf } from './seats.js';
+import { recordChange, userActor } from './audit-actor.js';
 
 /**
  * Deactivates a member: inactive first (no sign-in, no refresh from now), then every session of
@@ -26,6 +27,10 @@ export async function deactivateMember(
     await ctx.revoker.revoke(sessionIds);
     const after = await ctx.users.findInTenant(tenantId, userId);
     if (!after) throw identityErrors.create('USER_NOT_FOUND');
+    await recordChange(ctx, tenantId, await userActor(ctx, tenantId, actor.userId), 'member.deactivated', {
+      type: 'user',
+      id: userId,
+    });
     return after;
   });
 }

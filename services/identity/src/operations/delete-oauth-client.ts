@@ -1,5 +1,6 @@
 import { identityErrors } from '../domain/errors.js';
 import type { IdentityContext } from './context.js';
+import { recordChange, type AuditActor } from './audit-actor.js';
 
 /**
  * Deletes a client and revokes its tokens, in three retry-safe steps: hide it (no new tokens),
@@ -10,6 +11,7 @@ export async function deleteOAuthClient(
   ctx: IdentityContext,
   tenantId: string,
   clientId: string,
+  actor: AuditActor,
 ): Promise<void> {
   await ctx.locks.run(`client:${clientId}`, async () => {
     const client = await ctx.clients.markDeleted(tenantId, clientId, ctx.now());
@@ -17,4 +19,5 @@ export async function deleteOAuthClient(
     await ctx.revoker.revoke([client.secretId]);
     await ctx.clients.purge(tenantId, clientId);
   });
+  await recordChange(ctx, tenantId, actor, 'oauth_client.deleted', { type: 'oauth_client', id: clientId });
 }

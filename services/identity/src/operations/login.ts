@@ -3,6 +3,7 @@ import type { SessionChannel, SessionClient } from '../domain/session.js';
 import { normaliseEmail } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
 import { openSession, type IssuedSession } from './open-session.js';
+import { recordSignIn } from './audit-actor.js';
 
 /** Longer than any password we accept; longer input is not hashed as such (a cheap DoS guard). */
 const MAX_PASSWORD_INPUT = 1_024;
@@ -28,6 +29,15 @@ export async function login(
     found?.passwordHash,
     password.length <= MAX_PASSWORD_INPUT ? password : '',
   );
-  if (!found || !matches || !found.user.active) throw identityErrors.create('INVALID_CREDENTIALS');
-  return openSession(ctx, found.user, channel, client);
+  if (!found) throw identityErrors.create('INVALID_CREDENTIALS');
+  if (!matches || !found.user.active) {
+    const reason = matches ? 'USER_INACTIVE' : 'INVALID_CREDENTIALS';
+    // Not awaited: an unknown address writes nothing, so waiting for this write would tell the
+    // two apart by time. The entry never fails (recordSignIn never rejects).
+    void recordSignIn(ctx, found.user, 'session.signed_in', client, reason);
+    throw identityErrors.create('INVALID_CREDENTIALS');
+  }
+  const issued = await openSession(ctx, found.user, channel, client);
+  await recordSignIn(ctx, found.user, 'session.signed_in', client);
+  return issued;
 }

@@ -4,6 +4,7 @@ import type { User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
 import { findMember, underMembersLock } from './member-lookup.js';
 import { activateWithSeat } from './seats.js';
+import { recordChange, userActor } from './audit-actor.js';
 
 /** Reactivates a deactivated member: a seat first (LIMIT_EXCEEDED leaves them deactivated). Idempotent. */
 export async function reactivateMember(
@@ -19,6 +20,10 @@ export async function reactivateMember(
     await activateWithSeat(ctx, tenantId, userId);
     const after = await ctx.users.findInTenant(tenantId, userId);
     if (!after) throw identityErrors.create('USER_NOT_FOUND');
+    await recordChange(ctx, tenantId, await userActor(ctx, tenantId, actor.userId), 'member.reactivated', {
+      type: 'user',
+      id: userId,
+    });
     return after;
   });
 }

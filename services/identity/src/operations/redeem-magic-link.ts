@@ -3,6 +3,7 @@ import type { IdentityContext } from './context.js';
 import { hashOf, invalidOrExpired, TOKEN_PREFIX, type RedeemOutcome } from './magic-link.js';
 import { openSession } from './open-session.js';
 import { signUp } from './sign-up.js';
+import { recordSignIn } from './audit-actor.js';
 
 /** Redeems a link once: sign-in, sign-up (new tenant and owner), or a join request to approve. */
 export async function redeemMagicLink(
@@ -33,7 +34,9 @@ export async function redeemMagicLink(
         { tenantId: user.tenantId, userId: user.id },
         ctx.now(),
       );
-    return { outcome: 'SIGNED_IN', session: await openSession(ctx, user, 'cookie', client) };
+    const session = await openSession(ctx, user, 'cookie', client);
+    await recordSignIn(ctx, user, 'session.magic_link_signed_in', client);
+    return { outcome: 'SIGNED_IN', session };
   }
   return signUp(ctx, intent, undefined, client);
 }

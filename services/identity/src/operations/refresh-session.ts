@@ -106,7 +106,17 @@ async function settleNotCurrent(
       if (honoured) return { session: honoured, child: current.child };
       continue;
     }
-    if (verdict === 'REUSE') await revokeHeld(ctx, [sessionId], 'reuse');
+    if (verdict === 'REUSE') {
+      await revokeHeld(ctx, [sessionId], 'reuse');
+      // The family ends; the owner's log shows it (the token itself is never in the entry).
+      await ctx.audit.record(session.tenantId, {
+        actor: { type: 'user', id: session.userId },
+        action: 'session.refresh_reuse_detected',
+        target: { type: 'session', id: sessionId },
+        outcome: 'FAILURE',
+        reason: 'REFRESH_TOKEN_REUSED',
+      });
+    }
     throw invalidRefreshToken();
   }
   throw invalidRefreshToken();

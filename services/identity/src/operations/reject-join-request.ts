@@ -1,5 +1,6 @@
 import { identityErrors } from '../domain/errors.js';
 import type { IdentityContext } from './context.js';
+import { recordChange, type AuditActor } from './audit-actor.js';
 import type { JoinRequest } from './ports/join-repository.js';
 
 /**
@@ -10,8 +11,10 @@ export async function rejectJoinRequest(
   ctx: IdentityContext,
   tenantId: string,
   id: string,
+  actor: AuditActor,
 ): Promise<JoinRequest> {
   const rejected = await ctx.locks.run(`join-request:${id}`, () => ctx.joins.reject(tenantId, id));
   if (!rejected) throw identityErrors.create('JOIN_REQUEST_NOT_FOUND');
+  await recordChange(ctx, tenantId, actor, 'join_request.rejected', { type: 'user', id: rejected.userId });
   return rejected;
 }

@@ -3,6 +3,7 @@ import { assertMayActOnRole } from '../domain/invitation.js';
 import type { IdentityContext } from './context.js';
 import { invitationLockKey } from './invitation-token.js';
 import type { SignedInUser } from './signed-in-user.js';
+import { recordChange, userActor } from './audit-actor.js';
 
 /**
  * Revokes a pending invitation of the caller's tenant: its link answers INVALID_OR_EXPIRED from
@@ -21,4 +22,11 @@ export async function revokeInvitation(
     ctx.invitations.revoke(caller.tenantId, id, ctx.now()),
   );
   if (!revoked) throw identityErrors.create('INVITATION_NOT_FOUND');
+  await recordChange(
+    ctx,
+    caller.tenantId,
+    await userActor(ctx, caller.tenantId, caller.userId),
+    'invitation.revoked',
+    { type: 'invitation', id },
+  );
 }

@@ -1,6 +1,7 @@
 import { identityErrors } from '../domain/errors.js';
 import { newSecret, type ClientWithSecret } from './client-secrets.js';
 import type { IdentityContext } from './context.js';
+import { recordChange, type AuditActor } from './audit-actor.js';
 
 /**
  * A new secret; the old one stops at once, and so do the tokens it obtained (their `sid` is the
@@ -11,6 +12,7 @@ export async function rotateOAuthClientSecret(
   ctx: IdentityContext,
   tenantId: string,
   clientId: string,
+  actor: AuditActor,
 ): Promise<ClientWithSecret> {
   return ctx.locks.run(`client:${clientId}`, async () => {
     const current = await ctx.clients.find(tenantId, clientId);
@@ -25,6 +27,10 @@ export async function rotateOAuthClientSecret(
       ctx.now(),
     );
     if (!client) throw identityErrors.create('OAUTH_CLIENT_ROTATION_CONFLICT');
+    await recordChange(ctx, tenantId, actor, 'oauth_client.secret_rotated', {
+      type: 'oauth_client',
+      id: clientId,
+    });
     return { client, clientSecret };
   });
 }

@@ -5,6 +5,7 @@ import type { IdentityContext } from './context.js';
 import { issueLink, type MagicLinkMail, type RedeemOutcome } from './magic-link.js';
 import { signUp } from './sign-up.js';
 import { openSession } from './open-session.js';
+import { recordSignIn } from './audit-actor.js';
 
 /** What the gateway verified in the provider's ID token. */
 export interface SsoClaims {
@@ -35,7 +36,9 @@ export async function ssoSignIn(
     const user = await ctx.users.findInTenant(known.tenantId, known.userId);
     if (!user) throw identityErrors.create('SSO_CLAIMS_INVALID');
     if (!user.active) return { outcome: 'PENDING_APPROVAL' };
-    return { outcome: 'SIGNED_IN', session: await openSession(ctx, user, 'cookie', client) };
+    const session = await openSession(ctx, user, 'cookie', client);
+    await recordSignIn(ctx, user, 'session.sso_signed_in', client);
+    return { outcome: 'SIGNED_IN', session };
   }
   // An unverified address could be anyone's: it never links to nor creates an account.
   if (!claims.emailVerified) throw identityErrors.create('SSO_EMAIL_UNVERIFIED');

@@ -20,7 +20,14 @@ interface ClientDocument {
   createdAt: Date;
   /** Set by the first step of a deletion: the client is gone for every reader from then on. */
   deletedAt: Date | null;
+  /** The oauth_client.* outbox mark, set in the same update as each change (store/client-announcements-repository.ts). */
+  announceVersion?: number;
+  announcePending?: boolean;
+  /** The deletion finished (tokens revoked) and only waits for its announcement, which removes it. */
+  purged?: boolean;
 }
+
+const MARK = { $inc: { announceVersion: 1 } } as const;
 
 const toClient = (doc: ClientDocument): OAuthClient => ({
   clientId: doc._id,
@@ -51,6 +58,8 @@ export function oauthClientsRepository(db: Db): OAuthClientsRepository {
         secretRotatedAt: client.secretRotatedAt,
         createdAt: client.createdAt,
         deletedAt: null,
+        announceVersion: 1,
+        announcePending: true,
       });
     },
     async findCredentials(clientId) {
@@ -89,7 +98,9 @@ export function oauthClientsRepository(db: Db): OAuthClientsRepository {
             hashSecretId: next.hashSecretId,
             secretId: next.secretId,
             secretRotatedAt: now,
+            announcePending: true,
           },
+          ...MARK,
         },
         { returnDocument: 'after' },
       );
@@ -97,12 +108,19 @@ export function oauthClientsRepository(db: Db): OAuthClientsRepository {
     },
     async markDeleted(tenantId, clientId, now) {
       // Only an unmarked client gets the time, so a retry keeps the first deletion's.
-      await clients.updateOne({ _id: clientId, tenantId, deletedAt: null }, { $set: { deletedAt: now } });
-      const doc = await clients.findOne({ _id: clientId, tenantId });
+      await clients.updateOne(
+        { _id: clientId, tenantId, deletedAt: null },
+        { $set: { deletedAt: now, announcePending: true }, ...MARK },
+      );
+      // A finished deletion waiting for its announcement is gone for a retry too.
+      const doc = await clients.findOne({ _id: clientId, tenantId, purged: { $ne: true } });
       return doc ? toClient(doc) : undefined;
     },
     async purge(tenantId, clientId) {
-      await clients.deleteOne({ _id: clientId, tenantId });
+      // A deletion not announced yet stays (hidden) for its announcement, which removes it.
+      const removed = await clients.deleteOne({ _id: clientId, tenantId, announcePending: false });
+      if (removed.deletedCount === 0)
+        await clients.updateOne({ _id: clientId, tenantId }, { $set: { purged: true } });
     },
   };
 }

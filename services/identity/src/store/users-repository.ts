@@ -19,7 +19,18 @@ interface UserDocument {
   passwordChangedAt: Date;
   deactivatedAt?: Date | null;
   lastSignInAt?: Date | null;
+  /**
+   * The member.* outbox (store/member-announcements-repository.ts): every write that changes
+   * tenant, role or active bumps the version and sets the mark in the same single-document
+   * update, so a change is never left unannounced.
+   */
+  memberVersion?: number;
+  announcePending?: boolean;
 }
+
+/** Set with every membership change, in the same update (the outbox mark). */
+const MARK = { $inc: { memberVersion: 1 }, $set: { announcePending: true } } as const;
+const marked = <T extends object>(set: T) => ({ $inc: MARK.$inc, $set: { ...set, ...MARK.$set } });
 
 /** More members than this are not listed at once (the largest tier is unlimited; pages later). */
 export const MAX_MEMBERS_LISTED = 1_000;
@@ -61,6 +72,8 @@ export function usersRepository(db: Db): UsersRepository {
           passwordHash,
           createdAt: user.createdAt,
           passwordChangedAt: user.createdAt,
+          memberVersion: 1,
+          announcePending: true,
         });
       } catch (error) {
         if (isDuplicateKey(error)) throw identityErrors.create('EMAIL_TAKEN');
@@ -87,7 +100,7 @@ export function usersRepository(db: Db): UsersRepository {
     async activate(tenantId, userId) {
       const doc = await users.findOneAndUpdate(
         { _id: userId, tenantId },
-        { $set: { active: true, deactivatedAt: null } },
+        marked({ active: true, deactivatedAt: null }),
         { returnDocument: 'after' },
       );
       return doc ? toUser(doc) : undefined;
@@ -98,7 +111,7 @@ export function usersRepository(db: Db): UsersRepository {
       // Deactivating twice keeps the first moment.
       const doc = await users.findOneAndUpdate(
         { _id: userId, tenantId },
-        { $set: { active: false, deactivatedAt: found.deactivatedAt ?? now } },
+        marked({ active: false, deactivatedAt: found.deactivatedAt ?? now }),
         { returnDocument: 'after' },
       );
       return doc ? toUser(doc) : undefined;
@@ -106,17 +119,15 @@ export function usersRepository(db: Db): UsersRepository {
     async place(userId, from, to) {
       const doc = await users.findOneAndUpdate(
         { _id: userId, tenantId: from.tenantId, role: from.role, active: from.active },
-        { $set: { tenantId: to.tenantId, role: to.role, active: to.active } },
+        marked({ tenantId: to.tenantId, role: to.role, active: to.active }),
         { returnDocument: 'after' },
       );
       return doc ? toUser(doc) : undefined;
     },
     async setRole(tenantId, userId, role) {
-      const doc = await users.findOneAndUpdate(
-        { _id: userId, tenantId },
-        { $set: { role } },
-        { returnDocument: 'after' },
-      );
+      const doc = await users.findOneAndUpdate({ _id: userId, tenantId }, marked({ role }), {
+        returnDocument: 'after',
+      });
       return doc ? toUser(doc) : undefined;
     },
     async recordSignIn(userId, at) {

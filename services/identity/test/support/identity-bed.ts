@@ -50,6 +50,8 @@ export interface ReplicaOptions {
   readonly tokenHashSecretPrevious?: string;
   readonly operatorTokenPrevious?: string;
   readonly logger?: Logger;
+  /** The domain stream; without it the domain events and audit entries wait in the outboxes. */
+  readonly events?: IdentityDeps['events'];
 }
 
 /** A clock the test moves; every identity operation reads it. */
@@ -109,6 +111,7 @@ export async function openIdentityBed(label: string, options: ReplicaOptions = {
       tls,
       logger: replica.logger ?? logger,
       entitlements: { seatLedger },
+      ...(replica.events ? { events: replica.events } : {}),
       now: clock.now,
     });
   const app = build();

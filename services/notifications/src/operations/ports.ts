@@ -116,11 +116,53 @@ export interface DeliveriesRepository {
   listForEndpoint(tenantId: string, endpointId: string, limit: number): Promise<Delivery[]>;
   /** Puts a delivery back in the queue, due now (replay). */
   requeue(tenantId: string, id: string, at: Date): Promise<boolean>;
+  /** The retention: DELIVERED and FAILED deliveries last changed before `cutoff` go (never a PENDING one). */
+  deleteFinishedBefore(cutoff: Date): Promise<number>;
 }
 
 export interface AttemptsRepository {
   append(attempt: DeliveryAttempt): Promise<void>;
   list(tenantId: string, deliveryId: string): Promise<DeliveryAttempt[]>;
+  /** The retention: attempts made before `cutoff` go. */
+  deleteBefore(cutoff: Date): Promise<number>;
+}
+
+/** A member's state as a member.* event tells it. */
+export interface MemberChange {
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly active: boolean;
+  readonly email?: string | undefined;
+  readonly role?: string | undefined;
+  readonly at: Date;
+}
+
+/** The tenants' members, projected from member.* events (whom owner notices go to). */
+export interface MembersRepository {
+  /** Writes the member's state unless a newer event already did (events may be redelivered). */
+  apply(change: MemberChange): Promise<void>;
+  /** The addresses of the tenant's active OWNERs. */
+  ownerAddresses(tenantId: string): Promise<string[]>;
+}
+
+/** A mail to a tenant's OWNERs, still to send. */
+export interface OwnerNotice {
+  /** `endpoint_disabled:<endpointId>:<disabledAt>`: one per disabling. */
+  readonly id: string;
+  readonly tenantId: string;
+  readonly kind: 'endpoint_disabled';
+  readonly endpointId: string;
+  readonly url: string;
+  readonly createdAt: Date;
+}
+
+export interface OwnerNoticesRepository {
+  /** Idempotent on the id. */
+  add(notice: OwnerNotice): Promise<void>;
+  /** Not sent yet, oldest first. */
+  pending(limit: number): Promise<OwnerNotice[]>;
+  markSent(id: string, at: Date, recipients: number): Promise<void>;
+  deleteSentBefore(cutoff: Date): Promise<number>;
 }
 
 export interface FeedRepository {

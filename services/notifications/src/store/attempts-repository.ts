@@ -15,5 +15,8 @@ export function attemptsRepository(db: Db): AttemptsRepository {
         .toArray();
       return docs;
     },
+    async deleteBefore(cutoff) {
+      return (await attempts.deleteMany({ at: { $lt: cutoff } })).deletedCount;
+    },
   };
 }

@@ -79,5 +79,12 @@ export function deliveriesRepository(db: Db): DeliveriesRepository {
       );
       return result.matchedCount === 1;
     },
+    async deleteFinishedBefore(cutoff) {
+      const result = await deliveries.deleteMany({
+        status: { $in: ['DELIVERED', 'FAILED'] },
+        updatedAt: { $lt: cutoff },
+      });
+      return result.deletedCount;
+    },
   };
 }

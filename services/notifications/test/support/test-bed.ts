@@ -12,7 +12,8 @@ import type { NotificationsConfig } from '../../src/config.js';
 export type BedConfig = Pick<
   NotificationsConfig,
   'events' | 'domain' | 'webhooks' | 'feedRetentionMs' | 'auditRetentionMs' | 'cleanupIntervalMs'
->;
+> &
+  Partial<Pick<NotificationsConfig, 'deliveryLogRetentionMs' | 'mail'>>;
 
 /** One test file's service: its own database, streams, prefixes and consumer; its worker and consumer running. */
 export interface TestBed {
@@ -32,6 +33,7 @@ export interface TestBed {
 export async function openTestBed(
   label: string,
   webhooks: Partial<BedConfig['webhooks']> = {},
+  extra: Partial<Pick<BedConfig, 'deliveryLogRetentionMs' | 'mail'>> = {},
 ): Promise<TestBed> {
   const urls = infraUrls();
   const ns = testNamespace(label);
@@ -61,6 +63,7 @@ export async function openTestBed(
     feedRetentionMs: 30 * 24 * 3_600_000,
     auditRetentionMs: 400 * 24 * 3_600_000,
     cleanupIntervalMs: 3_600_000,
+    ...extra,
   };
   const tokens = await testTokens();
   const revocations = await testRevocations(ns);

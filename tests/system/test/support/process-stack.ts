@@ -175,6 +175,10 @@ export async function startProcessStack(
     MONGO_URL: urls.mongoUrl,
     NATS_URL: urls.natsUrl,
     REDIS_URL: urls.redisUrl,
+    // This stack's own domain stream: identity and entitlements publish there (not on the
+    // shared DOMAIN_EVENTS of other test files).
+    DOMAIN_EVENTS_STREAM: `${namespace.toUpperCase()}_DOMAIN`,
+    DOMAIN_EVENTS_SUBJECT_PREFIX: `${namespace}_domain`,
     ...extraEnv,
     IDENTITY_GRPC_ADDRESS: target(slots.identity),
     ENTITLEMENTS_GRPC_ADDRESS: target(slots.entitlements),

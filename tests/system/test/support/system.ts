@@ -1,4 +1,4 @@
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { buildApp as buildAdoption, type AdoptionApp, type DriftWatchJob } from '@tap/adoption';
 import {
@@ -8,7 +8,13 @@ import {
   type ProductEvent,
 } from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
-import { createDomainEventPublisher, createEventPublisher, type BatchConsumer } from '@tap/events';
+import {
+  createDomainEventPublisher,
+  createEventPublisher,
+  ensureEventStream,
+  eventErrors,
+  type BatchConsumer,
+} from '@tap/events';
 import {
   buildApp as buildGateway,
   createAnswerCache,
@@ -73,6 +79,11 @@ export interface System {
   ): Promise<HttpResponse>;
   readonly namespace: string;
   readonly events: { readonly streamName: string; readonly subjectPrefix: string };
+  /**
+   * This system's domain stream: identity (member.*, oauth_client.*, audit entries) and
+   * entitlements (tier.changed, usage thresholds) publish there through their outboxes.
+   */
+  readonly domain: { readonly streamName: string; readonly subjectPrefix: string };
   /** The services' gRPC addresses, for the operator CLI and direct operator calls. */
   readonly addresses: {
     readonly identity: string;
@@ -160,7 +171,15 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   // Identity asks entitlements for seats; entitlements starts after it (it verifies tokens
   // against identity's key set), so identity reaches its client through this late binding.
   const late: { entitlements?: EntitlementsServiceClient } = {};
+  const nc = await connect({ servers: urls.natsUrl });
+  const domain = { streamName: `${namespace.toUpperCase()}_DOMAIN`, subjectPrefix: `${namespace}_domain` };
+  await ensureEventStream(await jetstreamManager(nc), { ...domain, duplicateWindowMs: 60_000 });
+  const domainPublisher = createDomainEventPublisher(jetstream(nc), { subjectPrefix: domain.subjectPrefix });
   const identity = buildIdentity({
+    events: {
+      publish: (event) => domainPublisher.publish(event),
+      isRefused: (error) => eventErrors.is(error, 'EVENT_INVALID'),
+    },
     entitlements: () => {
       if (!late.entitlements) throw new Error('entitlements is not started yet');
       return late.entitlements;
@@ -196,7 +215,6 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     ...(options.jwksRefreshIntervalMs ? { jwksRefreshIntervalMs: options.jwksRefreshIntervalMs } : {}),
   });
 
-  const nc = await connect({ servers: urls.natsUrl });
   const events = { streamName: namespace.toUpperCase(), subjectPrefix: namespace };
   const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: events.subjectPrefix });
   // Its change notices on this system's prefix, where the gateway listens (its usage consumer runs
@@ -213,6 +231,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     logger,
     // Tier changes reach adoption as tier.changed, as in the processes.
     publish: (event) => publisher.publish(event),
+    publishDomain: (event) => domainPublisher.publish(event),
   });
   await entitlements.prepare();
   const entitlementsAddress = `127.0.0.1:${await entitlements.grpc.listen('127.0.0.1', 0)}`;
@@ -259,7 +278,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   const notifications = buildNotifications({
     config: {
       events: { ...events, consumerName: `${namespace}_n`, duplicateWindowMs: 60_000 },
-      domain: { streamName: `${events.streamName}_DOMAIN`, subjectPrefix: `${namespace}_domain` },
+      domain,
       webhooks: {
         secretEncryptionKey: 'system-test-webhook-secret-encryption-key-0123456789',
         devAllowedHosts: ['127.0.0.1'],
@@ -284,7 +303,6 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   });
   await notifications.prepare();
   const notificationsConsumer = await notifications.startConsumer(nc);
-  const domainPublisher = createDomainEventPublisher(jetstream(nc), { subjectPrefix: `${namespace}_domain` });
   const deliveries = notifications.startDeliveries();
   const notificationsAddress = `127.0.0.1:${await notifications.grpc.listen('127.0.0.1', 0)}`;
 
@@ -374,6 +392,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       return { status: response.status, headers: response.headers, body };
     },
     namespace,
+    domain,
     events,
     addresses: {
       identity: identityAddress,
@@ -433,6 +452,9 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
       operatorEntitlements.close();
       jwks.close();
       await rm(pkiDir, { recursive: true, force: true });
+      await jetstreamManager(nc)
+        .then((jsm) => jsm.streams.delete(domain.streamName))
+        .catch(() => undefined);
       await nc.drain();
       await Promise.all(databases.map((name) => mongo.db(name).dropDatabase()));
       await mongo.close();

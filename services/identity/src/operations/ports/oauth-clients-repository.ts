@@ -38,6 +38,6 @@ export interface OAuthClientsRepository {
    * earlier attempt already marked it, so a retried deletion can finish).
    */
   markDeleted(tenantId: string, clientId: string, now: Date): Promise<OAuthClient | undefined>;
-  /** Last step of a deletion. */
+  /** Last step of a deletion: removes the client once its deletion was announced (else the announcer does). */
   purge(tenantId: string, clientId: string): Promise<void>;
 }

@@ -1,0 +1,37 @@
+import { startPeriodicJob, type JobLogger, type PeriodicJob } from '@tap/runtime';
+import type { DomainPassReport } from '../operations/announce-domain-events.js';
+
+/** How often the relay of tier.changed / usage.threshold_* (domain stream) runs. */
+export const DEFAULT_DOMAIN_ANNOUNCEMENT_INTERVAL_MS = 10_000;
+/**
+ * How often every tenant is marked to be looked at again: a process that died between a usage
+ * write and its mark left a crossing unannounced, and this finds it (events are derived from
+ * state, so a tenant with nothing new announces nothing).
+ */
+export const DOMAIN_SWEEP_INTERVAL_MS = 3_600_000;
+
+/** Runs the relay every `intervalMs`, and the sweep first and then every DOMAIN_SWEEP_INTERVAL_MS. */
+export function startDomainAnnouncementJob(options: {
+  intervalMs: number;
+  run: () => Promise<DomainPassReport>;
+  sweep: () => Promise<number>;
+  now: () => Date;
+  logger: JobLogger;
+}): PeriodicJob {
+  let lastSweep: number | undefined;
+  return startPeriodicJob({
+    name: 'domain-announcements',
+    intervalMs: options.intervalMs,
+    run: async () => {
+      const at = options.now().getTime();
+      let swept = 0;
+      if (lastSweep === undefined || at - lastSweep >= DOMAIN_SWEEP_INTERVAL_MS) {
+        swept = await options.sweep();
+        lastSweep = at;
+      }
+      return { ...(await options.run()), swept };
+    },
+    logger: options.logger,
+    describe: (report) => (report.pending > 0 || report.swept > 0 ? { ...report } : undefined),
+  });
+}
