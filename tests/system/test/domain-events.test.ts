@@ -99,6 +99,47 @@ describe('domain events and audit entries of what callers do through the gateway
       expect(all).not.toContain(secret);
   });
 
+  it("lists the run's client creation, rotation and a member's deactivation in the tenant's audit log, nothing of another tenant's", async () => {
+    const owner = await fx.tenantWithOwner('Audit Trail');
+    const other = await fx.tenantWithOwner('Audit Stranger');
+    const member = await fx.addUser(owner.tenantId, 'MEMBER');
+    const bearer = { authorization: `Bearer ${(await fx.signIn(owner)).accessToken}` };
+    const strangerBearer = { authorization: `Bearer ${(await fx.signIn(other)).accessToken}` };
+    const created = await system.http('POST', '/api/v1/oauth/clients', {
+      headers: bearer,
+      body: { name: 'Audit client', scopes: ['products:read'] },
+    });
+    const { clientId } = (created.body as { data: { clientId: string } }).data;
+    expect(
+      (await system.http('POST', `/api/v1/oauth/clients/${clientId}/rotate`, { headers: bearer })).status,
+    ).toBe(200);
+    expect(
+      (await system.http('POST', `/api/v1/tenant/members/${member.userId}/deactivate`, { headers: bearer }))
+        .status,
+    ).toBe(200);
+    await system.http('POST', '/api/v1/oauth/clients', {
+      headers: strangerBearer,
+      body: { name: 'Stranger client', scopes: ['products:read'] },
+    });
+
+    type Entry = { action: string; target: { id: string } | null; actor: { id: string } };
+    const listed = await waitFor(async () => {
+      const page = await system.http('GET', '/api/v1/tenant/audit-events', { headers: bearer });
+      const entries = (page.body as { data?: { entries: Entry[] } }).data?.entries ?? [];
+      const seen = entries.map((e) => e.action);
+      return ['oauth_client.created', 'oauth_client.secret_rotated', 'member.deactivated'].every((a) =>
+        seen.includes(a),
+      )
+        ? entries
+        : undefined;
+    }, 20_000);
+    expect(listed.find((e) => e.action === 'oauth_client.created')?.target?.id).toBe(clientId);
+    expect(listed.find((e) => e.action === 'member.deactivated')?.target?.id).toBe(member.userId);
+    // Nothing of the other tenant: neither its owner's sign-in nor its client.
+    expect(JSON.stringify(listed)).not.toContain(other.userId);
+    expect(JSON.stringify(listed)).not.toContain('Stranger client');
+  });
+
   it('announces an approved join as member.joined, and audits the approval and a rejection', async () => {
     const owner = await fx.tenantWithOwner('Joins');
     const session = await fx.signIn(owner);
