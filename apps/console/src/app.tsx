@@ -15,6 +15,8 @@ import { ApiAccessPage } from './pages/api-access.js';
 import { TeamPage } from './pages/team.js';
 import { AccountPage } from './pages/account.js';
 import { AcceptInvitationPage } from './pages/accept-invitation.js';
+import { WebhooksPage } from './pages/webhooks.js';
+import { AuditLogPage } from './pages/audit-log.js';
 
 const TITLES: Partial<Record<PageName, string>> = {
   journey: 'Your adoption journey',
@@ -23,6 +25,8 @@ const TITLES: Partial<Record<PageName, string>> = {
   'api-access': 'API access',
   team: 'Team',
   account: 'Your account',
+  webhooks: 'Webhooks',
+  'audit-log': 'Audit log',
 };
 
 /** Pages that need a session: the company is loaded once (GET /tenant) and shown in the frame. */
@@ -62,6 +66,10 @@ function SignedIn(props: { page: PageName }) {
       <TeamPage />
     ) : props.page === 'account' ? (
       <AccountPage />
+    ) : props.page === 'webhooks' ? (
+      <WebhooksPage />
+    ) : props.page === 'audit-log' ? (
+      <AuditLogPage />
     ) : (
       <JourneyPage />
     );
