@@ -15,8 +15,11 @@ import { ApiAccessPage } from './pages/api-access.js';
 import { TeamPage } from './pages/team.js';
 import { AccountPage } from './pages/account.js';
 import { AcceptInvitationPage } from './pages/accept-invitation.js';
-import { WebhooksPage } from './pages/webhooks.js';
-import { AuditLogPage } from './pages/audit-log.js';
+import { LazyPage } from './components/lazy-page.js';
+
+/* The manager-only pages of issue #24 are split off: most visits never open them. */
+const webhooksPage = () => import('./pages/webhooks.js').then((m) => m.WebhooksPage);
+const auditLogPage = () => import('./pages/audit-log.js').then((m) => m.AuditLogPage);
 
 const TITLES: Partial<Record<PageName, string>> = {
   journey: 'Your adoption journey',
@@ -67,9 +70,9 @@ function SignedIn(props: { page: PageName }) {
     ) : props.page === 'account' ? (
       <AccountPage />
     ) : props.page === 'webhooks' ? (
-      <WebhooksPage />
+      <LazyPage load={webhooksPage} />
     ) : props.page === 'audit-log' ? (
-      <AuditLogPage />
+      <LazyPage load={auditLogPage} />
     ) : (
       <JourneyPage />
     );
