@@ -628,6 +628,8 @@ describe('the web console in Chromium', () => {
       /\/api\/v1\/auth\/v2\/invitations\/accept: Failed to load resource: .* 409 /,
       /\/api\/v1\/tenant\/webhooks: Failed to load resource: .* 403 /,
       /\/api\/v1\/tenant\/audit-events\?[^ ]*: Failed to load resource: .* 403 /,
+      // The journey's event stream ends when the session is ended; its reconnect is refused.
+      /\/api\/v1\/tenant\/events\?[^ ]*: Failed to load resource: .* 401 /,
     ];
     expect(other!.errors.filter((error) => !expected.some((e) => e.test(error)))).toEqual([]);
     await other!.close();
@@ -726,19 +728,48 @@ describe('the web console in Chromium', () => {
   });
 
   it('audit log: the webhook changes listed, filtered by action, and downloaded as CSV with the session', async () => {
+    // More entries than a page holds (50): an endpoint switched off and on 50 times through the API.
+    const paging = await page.evaluate(async (target) => {
+      const cookie = (globalThis as unknown as { document: { cookie: string } }).document.cookie;
+      const csrf = decodeURIComponent(/(?:^|; )svc_csrf=([^;]*)/.exec(cookie)?.[1] ?? '');
+      const send = (method: string, path: string, body: unknown) =>
+        fetch(`/api/v1${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify(body),
+        });
+      const created = await send('POST', '/tenant/webhooks', { url: target, types: ['tier.changed'] });
+      const { data } = (await created.json()) as { data: { webhook: { id: string } } };
+      const statuses = [created.status];
+      for (let i = 0; i < 50; i += 1)
+        statuses.push(
+          (await send('PATCH', `/tenant/webhooks/${data.webhook.id}`, { enabled: i % 2 === 1 })).status,
+        );
+      return statuses;
+    }, `${receiver.url}/paging`);
+    expect(new Set(paging)).toEqual(new Set([201, 200]));
     await page.getByRole('link', { name: 'Audit log' }).click();
     await heading('Audit log').waitFor();
-    await page.locator('tr[data-audit="webhook_endpoint.created"]').waitFor();
+    const rows = page.locator('tr[data-audit]');
+    await page.getByRole('button', { name: 'Load more' }).waitFor();
+    await expect(rows.count()).resolves.toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await waitFor('the second page below the first', async () => (await rows.count()) > 50, {
+      timeoutMs: WAIT_MS,
+      intervalMs: 100,
+    });
+    // Two endpoints made: the page's (then deleted) and the one switched for paging.
+    await expect(page.locator('tr[data-audit="webhook_endpoint.created"]').count()).resolves.toBe(2);
     await page.locator('tr[data-audit="webhook_endpoint.deleted"]').waitFor();
     // The owner made them (the service records the user's id; the e-mail is the producers' to add).
-    await expect(page.locator('tr[data-audit="webhook_endpoint.created"]').textContent()).resolves.toContain(
-      '(user)',
-    );
+    await expect(
+      page.locator('tr[data-audit="webhook_endpoint.created"]').first().textContent(),
+    ).resolves.toContain('(user)');
     await checkPage('audit-log');
 
     await page.getByLabel('Action').fill('webhook_endpoint.deleted');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await page.locator('tr[data-audit="webhook_endpoint.created"]').waitFor({ state: 'detached' });
+    await page.locator('tr[data-audit="webhook_endpoint.created"]').first().waitFor({ state: 'detached' });
     await expect(page.locator('tr[data-audit]').count()).resolves.toBe(1);
 
     const download = page.waitForEvent('download');

@@ -1,4 +1,4 @@
-import { api, API_BASE } from './api.js';
+import { api, API_BASE, ApiError } from './api.js';
 import type { EventsPage, FeedEvent } from './types.js';
 
 /** A full JSON page of the feed: more may be waiting behind it. */
@@ -7,11 +7,13 @@ const PAGE = 100;
 const RETRY_FIRST_MS = 3_000;
 const RETRY_MAX_MS = 60_000;
 
+/** `ended`: the session is gone (signed out or revoked elsewhere); nothing is retried. */
+export type LiveState = 'connecting' | 'live' | 'ended';
+
 export interface LiveEvents {
   /** Each event of the subscribed types that happens after the subscription started. */
   readonly onEvent: (event: FeedEvent) => void;
-  /** True while the stream is open, false while it reconnects or is refused. */
-  readonly onLive?: (live: boolean) => void;
+  readonly onState?: (state: LiveState) => void;
 }
 
 const feedPath = (types: readonly string[], after: string) =>
@@ -49,7 +51,7 @@ export function followEvents(types: readonly string[], handlers: LiveEvents): ()
     caughtUp = true;
   };
   const retry = () => {
-    handlers.onLive?.(false);
+    handlers.onState?.('connecting');
     if (stopped) return;
     timer = setTimeout(() => void restart(), wait);
     wait = Math.min(wait * 2, RETRY_MAX_MS);
@@ -58,7 +60,7 @@ export function followEvents(types: readonly string[], handlers: LiveEvents): ()
     source = new EventSource(`${API_BASE}${feedPath(types, cursor)}`);
     source.onopen = () => {
       wait = RETRY_FIRST_MS;
-      handlers.onLive?.(true);
+      handlers.onState?.('live');
     };
     source.onmessage = (message: MessageEvent<string>) => {
       if (message.lastEventId) cursor = message.lastEventId;
@@ -66,7 +68,7 @@ export function followEvents(types: readonly string[], handlers: LiveEvents): ()
     };
     source.onerror = () => {
       // CONNECTING: the browser reconnects with Last-Event-ID by itself. CLOSED: it gave up.
-      if (source?.readyState !== EventSource.CLOSED) return handlers.onLive?.(false);
+      if (source?.readyState !== EventSource.CLOSED) return handlers.onState?.('connecting');
       source.close();
       retry();
     };
@@ -76,7 +78,9 @@ export function followEvents(types: readonly string[], handlers: LiveEvents): ()
       // Catching up (the first time) or a cheap read (later) refreshes an expired session.
       if (!caughtUp) await catchUp();
       else await api('GET', '/tenant');
-    } catch {
+    } catch (error) {
+      // A 401 here is after the seam's refresh was refused: the session ended, retrying is noise.
+      if (error instanceof ApiError && error.status === 401) return handlers.onState?.('ended');
       return retry();
     }
     if (!stopped) open();

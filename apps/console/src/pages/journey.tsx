@@ -7,7 +7,7 @@ import type {
   NextBestAction,
   RiskSignal,
 } from '../lib/types.js';
-import { followEvents } from '../lib/live-events.js';
+import { followEvents, type LiveState } from '../lib/live-events.js';
 import { useLoad } from '../lib/use-load.js';
 import { Badge, Card, ErrorNotice, Loading, Notice, when, words } from '../components/ui.js';
 import { MilestonesByChapter, UpgradePrompt } from './journey-milestones.js';
@@ -56,17 +56,23 @@ function Ladder(props: { current: string }) {
   );
 }
 
+const LIVE_WORDS: Record<LiveState, string> = {
+  connecting: 'Connecting to live updates…',
+  live: 'Live: this page updates as soon as a milestone is completed.',
+  ended: 'Live updates stopped: your session has ended. Sign in again to resume them.',
+};
+
 /**
  * Follows `milestone.completed` on the events feed while the page is open: each one reloads the
  * journey from the API (the rung, health and next action may move with it) and is announced.
  */
 function useLiveMilestones(reload: () => void) {
-  const [live, setLive] = useState(false);
+  const [live, setLive] = useState<LiveState>('connecting');
   const [news, setNews] = useState<string | undefined>();
   useEffect(
     () =>
       followEvents(['milestone.completed'], {
-        onLive: setLive,
+        onState: setLive,
         onEvent: (event) => {
           const key = event.subject['milestoneKey'];
           setNews(key ? `Just completed: ${words(key)}.` : 'A milestone was just completed.');
@@ -130,10 +136,8 @@ export function JourneyPage() {
         {next.nextUpgradePrompt ? <UpgradePrompt context={next.nextUpgradePrompt} /> : null}
       </Card>
       <Card title="Milestones" id="milestones">
-        <p class="small muted" data-testid="live-updates" data-live={String(live)}>
-          {live
-            ? 'Live: this page updates as soon as a milestone is completed.'
-            : 'Connecting to live updates…'}
+        <p class="small muted" data-testid="live-updates" data-live={String(live === 'live')}>
+          {LIVE_WORDS[live]}
         </p>
         {news ? <Notice kind="success">{news}</Notice> : null}
         <MilestonesByChapter
