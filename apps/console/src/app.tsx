@@ -15,6 +15,11 @@ import { ApiAccessPage } from './pages/api-access.js';
 import { TeamPage } from './pages/team.js';
 import { AccountPage } from './pages/account.js';
 import { AcceptInvitationPage } from './pages/accept-invitation.js';
+import { LazyPage } from './components/lazy-page.js';
+
+/* The manager-only pages of issue #24 are split off: most visits never open them. */
+const webhooksPage = () => import('./pages/webhooks.js').then((m) => m.WebhooksPage);
+const auditLogPage = () => import('./pages/audit-log.js').then((m) => m.AuditLogPage);
 
 const TITLES: Partial<Record<PageName, string>> = {
   journey: 'Your adoption journey',
@@ -23,6 +28,8 @@ const TITLES: Partial<Record<PageName, string>> = {
   'api-access': 'API access',
   team: 'Team',
   account: 'Your account',
+  webhooks: 'Webhooks',
+  'audit-log': 'Audit log',
 };
 
 /** Pages that need a session: the company is loaded once (GET /tenant) and shown in the frame. */
@@ -62,6 +69,10 @@ function SignedIn(props: { page: PageName }) {
       <TeamPage />
     ) : props.page === 'account' ? (
       <AccountPage />
+    ) : props.page === 'webhooks' ? (
+      <LazyPage load={webhooksPage} />
+    ) : props.page === 'audit-log' ? (
+      <LazyPage load={auditLogPage} />
     ) : (
       <JourneyPage />
     );

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { verifyWebhook } from '@tap/client';
 import { startSmtpSink, waitFor, type SmtpSink } from '@tap/testkit';
 import type { Page } from 'playwright-core';
 import { event } from './support/adoption-api.js';
@@ -12,6 +14,7 @@ import {
 } from './support/chromium.js';
 import { startProcessStack, type ProcessStack } from './support/process-stack.js';
 import { SSO_KEYS } from './support/process-sso.js';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
 /*
  * The web console in a real Chromium against the real process stack (four services, two
@@ -30,6 +33,8 @@ let tenantId: string;
 /** A second browser (its own profile and cookies): the invited people, and the owner's other device. */
 let other: ChromiumSession | undefined;
 let otherPage: Page;
+/* Issue #24: a loopback receiver for the endpoint made in the Webhooks page. */
+let receiver: WebhookReceiver;
 const domain = () => `${stack.namespace.replace(/_/g, '-')}.example`;
 const owner = { email: '', password: 'console owner passphrase 1', firstName: 'Olive', lastName: 'Owner' };
 
@@ -149,6 +154,7 @@ beforeAll(async () => {
   await stack.setTier(tenantId, 'CORE');
   // A completed profile makes the manual kickoff milestone available.
   await stack.publish(event(tenantId, 'company.profile_completed', {}, new Date()));
+  receiver = await startWebhookReceiver();
   chrome = await startChromium();
   await chrome.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.base });
   page = await chrome.newPage();
@@ -160,6 +166,7 @@ afterAll(async () => {
   await chrome?.close();
   await stack?.stop();
   await mail?.stop();
+  await receiver?.close();
 });
 
 describe('the web console in Chromium', () => {
@@ -214,12 +221,33 @@ describe('the web console in Chromium', () => {
     await checkPage('journey');
   });
 
+  it('the journey updates live when a milestone completes: the events feed as server-sent events, no reload', async () => {
+    await page.locator('[data-testid="live-updates"][data-live="true"]').waitFor();
+    await page.evaluate(() => void ((globalThis as { notReloaded?: boolean }).notReloaded = true));
+    await page.locator('[data-milestone="first_product_created"]:not([data-status="DONE"])').waitFor();
+    await stack.publish(
+      event(tenantId, 'product.created', { productId: `live-${randomUUID()}` }, new Date()),
+    );
+    await page.locator('[data-milestone="first_product_created"][data-status="DONE"]').waitFor();
+    await page.getByText('Just completed: First product created.').waitFor();
+    // The milestones completed before the page opened (the company profile) were not announced.
+    await expect(page.getByText(/^Just completed: /).count()).resolves.toBe(1);
+    await expect(
+      page.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded === true),
+    ).resolves.toBe(true);
+    await checkPage('journey-live');
+  });
+
   it('completes a manual milestone with an evidence reference; a stale version is the 409 the page handles', async () => {
     const kickoff = page.locator('[data-milestone="kickoff_call_held"]');
     await kickoff.getByRole('button', { name: 'Mark as done' }).waitFor();
     // Someone else moves the journey after the page loaded it: the page's version is stale.
     const before = await stateVersion();
-    await stack.publish(event(tenantId, 'user.invited', { invitationId: randomUUID() }, new Date()));
+    // An event that completes no milestone (the second product of ten): one that did would reach the
+    // page live (milestone.completed on the events feed) and reload it before the click.
+    await stack.publish(
+      event(tenantId, 'product.created', { productId: `stale-${randomUUID()}` }, new Date()),
+    );
     // Polled from here: the stored version must have moved before the click (the batched consumer
     // applies the event some hundred milliseconds later, not at once).
     const deadline = Date.now() + WAIT_MS;
@@ -429,6 +457,14 @@ describe('the web console in Chromium', () => {
     await checkPage('accept-invitation-joined', otherPage);
     await otherPage.getByRole('link', { name: 'Open the console' }).click();
     await otherPage.getByRole('heading', { level: 1, name: 'Your adoption journey' }).waitFor();
+    // A MEMBER opening the managers' pages is told who manages them, not shown a bare refusal.
+    await otherPage.getByRole('link', { name: 'Webhooks' }).click();
+    await otherPage.getByText(/^Webhooks are managed by your company's Owners and Admins\./).waitFor();
+    await checkPage('webhooks-member', otherPage);
+    await otherPage.getByRole('link', { name: 'Audit log' }).click();
+    await otherPage
+      .getByText(/^The audit log and its exports are managed by your company's Owners and Admins\./)
+      .waitFor();
     // A used link is spent.
     await otherPage.goto(link);
     await otherPage.locator('[data-outcome="invalid-or-expired"]').waitFor();
@@ -590,10 +626,169 @@ describe('the web console in Chromium', () => {
       /\/api\/v1\/auth\/v2\/refresh: Failed to load resource: .* 401 /,
       /\/api\/v1\/auth\/v2\/invitations\/inspect: Failed to load resource: .* 400 /,
       /\/api\/v1\/auth\/v2\/invitations\/accept: Failed to load resource: .* 409 /,
+      /\/api\/v1\/tenant\/webhooks: Failed to load resource: .* 403 /,
+      /\/api\/v1\/tenant\/audit-events\?[^ ]*: Failed to load resource: .* 403 /,
+      // The journey's event stream ends when the session is ended; its reconnect is refused.
+      /\/api\/v1\/tenant\/events\?[^ ]*: Failed to load resource: .* 401 /,
     ];
     expect(other!.errors.filter((error) => !expected.some((e) => e.test(error)))).toEqual([]);
     await other!.close();
     other = undefined;
+  });
+
+  it('webhooks: an endpoint added, its secret shown once (copy, "you won\'t see it again"), a signed test event, its attempts, replay, disable and enable', async () => {
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await heading('Webhooks').waitFor();
+    await page.getByText('No endpoint yet.').waitFor();
+    const endpoint = `${receiver.url}/console-hook`;
+    await page.getByLabel('Endpoint URL').fill(endpoint);
+    await page.getByRole('checkbox', { name: /A milestone is completed/ }).check();
+    await page.getByRole('checkbox', { name: /An API client is created/ }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const shown = page.getByTestId('webhook-secret');
+    await shown.waitFor();
+    const secret = (await shown.textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
+    await page.getByText(/you won't see it again/).waitFor();
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    await expect(
+      page.evaluate(() =>
+        (navigator as unknown as { clipboard: { readText(): Promise<string> } }).clipboard.readText(),
+      ),
+    ).resolves.toBe(secret);
+    const row = page.locator(`tr[data-webhook="${endpoint}"]`);
+    await row.waitFor();
+    await checkPage('webhooks-secret');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await shown.waitFor({ state: 'detached' });
+    // Once: a reload lists the endpoint, and the secret is nowhere on the page.
+    await page.reload();
+    await row.waitFor();
+    await expect(page.locator('main').textContent()).resolves.not.toContain(secret);
+
+    await page.getByRole('button', { name: `Send test event to ${endpoint}` }).click();
+    await page.getByText(`A test event is on its way to ${endpoint}: see its deliveries.`).waitFor();
+    const hook = () => receiver.received.filter((r) => r.path === '/console-hook');
+    await waitFor('the test event at the receiver', () => hook().length > 0, {
+      timeoutMs: WAIT_MS,
+      intervalMs: 100,
+    });
+    const received = hook()[0]!;
+    // The secret the page showed is the one that signs.
+    const verified = await verifyWebhook(secret, received.headers, received.body);
+    expect(verified.payload).toMatchObject({ type: 'webhook.test', tenantId });
+    const delivered = page.locator('[data-delivery="webhook.test"][data-status="DELIVERED"]');
+    await waitFor(
+      'the delivery shown as delivered',
+      async () => {
+        if ((await delivered.count()) > 0) return true;
+        await page.getByRole('button', { name: 'Refresh deliveries' }).click();
+        return false;
+      },
+      { timeoutMs: WAIT_MS, intervalMs: 300 },
+    );
+    await delivered.getByRole('button', { name: /^Attempts of webhook\.test/ }).click();
+    const attempt = page.locator('[data-attempts] tr[data-attempt="1"]');
+    await attempt.waitFor();
+    await expect(attempt.textContent()).resolves.toMatch(/HTTP 200.*\d+ ms/);
+    await checkPage('webhooks-deliveries');
+
+    const before = hook().length;
+    await delivered.getByRole('button', { name: /^Replay webhook\.test/ }).click();
+    await page.getByText('webhook.test is queued again, with the same webhook-id.').waitFor();
+    await waitFor('the replayed event at the receiver', () => hook().length > before, {
+      timeoutMs: WAIT_MS,
+      intervalMs: 100,
+    });
+    const again = hook()[before]!;
+    expect(again.headers['webhook-id']).toBe(received.headers['webhook-id']);
+
+    await page.getByRole('button', { name: `Disable ${endpoint}` }).click();
+    await page.locator(`tr[data-webhook="${endpoint}"][data-enabled="false"]`).waitFor();
+    await page.getByRole('button', { name: `Send test event to ${endpoint}` }).click();
+    await page.getByText(/\(ENDPOINT_DISABLED\)/).waitFor();
+    await page.getByRole('button', { name: `Enable ${endpoint}` }).click();
+    await page.locator(`tr[data-webhook="${endpoint}"][data-enabled="true"]`).waitFor();
+    await checkPage('webhooks');
+  });
+
+  it('webhooks: rotation shows the new secret once; deletion is confirmed and leaves focus on the list', async () => {
+    const endpoint = `${receiver.url}/console-hook`;
+    const first = (await page.getByTestId('webhook-secret').count()) === 0;
+    expect(first).toBe(true);
+    await page.getByRole('button', { name: `Rotate secret of ${endpoint}` }).click();
+    await page.getByText(/Secret rotated\. .*you won't see it again/).waitFor();
+    await expect(page.getByTestId('webhook-secret').textContent()).resolves.toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('button', { name: `Delete ${endpoint}` }).click();
+    await page.locator(`tr[data-webhook="${endpoint}"]`).waitFor({ state: 'detached' });
+    await page.getByText(`The endpoint ${endpoint} is deleted.`).waitFor();
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Endpoints');
+  });
+
+  it('audit log: the webhook changes listed, filtered by action, and downloaded as CSV with the session', async () => {
+    // More entries than a page holds (50): an endpoint switched off and on 50 times through the API.
+    const paging = await page.evaluate(async (target) => {
+      const cookie = (globalThis as unknown as { document: { cookie: string } }).document.cookie;
+      const csrf = decodeURIComponent(/(?:^|; )svc_csrf=([^;]*)/.exec(cookie)?.[1] ?? '');
+      const send = (method: string, path: string, body: unknown) =>
+        fetch(`/api/v1${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify(body),
+        });
+      const created = await send('POST', '/tenant/webhooks', { url: target, types: ['tier.changed'] });
+      const { data } = (await created.json()) as { data: { webhook: { id: string } } };
+      const statuses = [created.status];
+      for (let i = 0; i < 50; i += 1)
+        statuses.push(
+          (await send('PATCH', `/tenant/webhooks/${data.webhook.id}`, { enabled: i % 2 === 1 })).status,
+        );
+      return statuses;
+    }, `${receiver.url}/paging`);
+    expect(new Set(paging)).toEqual(new Set([201, 200]));
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await heading('Audit log').waitFor();
+    const rows = page.locator('tr[data-audit]');
+    await page.getByRole('button', { name: 'Load more' }).waitFor();
+    await expect(rows.count()).resolves.toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await waitFor('the second page below the first', async () => (await rows.count()) > 50, {
+      timeoutMs: WAIT_MS,
+      intervalMs: 100,
+    });
+    // Two endpoints made: the page's (then deleted) and the one switched for paging.
+    await expect(page.locator('tr[data-audit="webhook_endpoint.created"]').count()).resolves.toBe(2);
+    await page.locator('tr[data-audit="webhook_endpoint.deleted"]').waitFor();
+    // The owner made them (the service records the user's id; the e-mail is the producers' to add).
+    await expect(
+      page.locator('tr[data-audit="webhook_endpoint.created"]').first().textContent(),
+    ).resolves.toContain('(user)');
+    await checkPage('audit-log');
+
+    await page.getByLabel('Action').fill('webhook_endpoint.deleted');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.locator('tr[data-audit="webhook_endpoint.created"]').first().waitFor({ state: 'detached' });
+    await expect(page.locator('tr[data-audit]').count()).resolves.toBe(1);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('audit-events.csv');
+    const csv = await readFile(await file.path(), 'utf8');
+    expect(csv.split('\n')[0]).toMatch(/action/);
+    expect(csv).toContain('webhook_endpoint.deleted');
+    expect(csv).not.toContain('webhook_endpoint.created');
+
+    // A range the API refuses is explained, not a blank page.
+    await page.getByLabel('From', { exact: true }).fill('2020-01-01T00:00');
+    await page.getByLabel('To', { exact: true }).fill('2026-01-01T00:00');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /400 days/ })
+      .waitFor();
   });
 
   it('sign out clears the session; a magic link from the SMTP sink signs in; a used link is INVALID_OR_EXPIRED', async () => {
@@ -664,6 +859,7 @@ describe('the web console in Chromium', () => {
       await expect(page.getByTestId('tenant-name').textContent()).resolves.toContain('Sam');
       // The journey's own calls finish before the next test clears the cookies under them.
       await page.getByTestId('health').waitFor();
+      await page.locator('[data-testid="live-updates"][data-live="true"]').waitFor();
     },
   );
 
@@ -686,6 +882,8 @@ describe('the web console in Chromium', () => {
       /\/api\/v1\/tenant\/invitations: Failed to load resource: .* 409 /,
       /\/api\/v1\/tenant\/members\/[^/ ]+: Failed to load resource: .* 409 /,
       /\/api\/v1\/tenant\/members\/[^/ ]+\/reactivate: Failed to load resource: .* 403 /,
+      /\/api\/v1\/tenant\/webhooks\/[^/ ]+\/test: Failed to load resource: .* 409 /,
+      /\/api\/v1\/tenant\/audit-events\?[^ ]*: Failed to load resource: .* 400 /,
     ];
     expect(chrome.errors.filter((error) => !provoked.some((expected) => expected.test(error)))).toEqual([]);
     expect(chrome.errors.length).toBeGreaterThanOrEqual(provoked.length);

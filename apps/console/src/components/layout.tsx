@@ -10,6 +10,8 @@ const NAV: { page: PageName; label: string }[] = [
   { page: 'usage', label: 'Usage' },
   { page: 'api-access', label: 'API access' },
   { page: 'team', label: 'Team' },
+  { page: 'webhooks', label: 'Webhooks' },
+  { page: 'audit-log', label: 'Audit log' },
   { page: 'account', label: 'Account' },
 ];
 

@@ -86,3 +86,15 @@ export const words = (code: string): string =>
 
 export const when = (iso: string): string =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * What a MEMBER sees on an OWNER/ADMIN page: the reason in words rather than a bare refusal
+ * (the console does not know the caller's role before it asks; the API's 403 says it).
+ */
+export function ManagersOnly(props: { what: string }) {
+  return (
+    <Notice kind="info">
+      {props.what} are managed by your company's Owners and Admins. Ask one of them if you need a change here.
+    </Notice>
+  );
+}

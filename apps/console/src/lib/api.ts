@@ -96,3 +96,15 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   const json = (await apiRaw(method, path, body)) as { data?: T } | undefined;
   return json?.data as T;
 }
+
+/**
+ * A file the API answers (the audit log's CSV) as a Blob, through the same seam: the session
+ * cookie, the refresh on a 401, and a refusal turned into ApiError instead of a saved error page.
+ */
+export async function apiFile(path: string, accept: string): Promise<Blob> {
+  const response = await tapFetch(
+    new Request(`${API_BASE}${path}`, { headers: { accept }, credentials: 'same-origin' }),
+  );
+  if (!response.ok) throw errorOf(response.status, await readJson(response));
+  return response.blob();
+}

@@ -23,6 +23,17 @@ const WORDS: Readonly<Record<string, string>> = {
     'Confirm that your existing account moves to this company (LINK_CONFIRMATION_REQUIRED).',
   PASSWORD_TOO_WEAK: 'The password must be 12 to 128 characters long (PASSWORD_TOO_WEAK).',
   INVALID_OR_EXPIRED: 'The invitation is invalid, has expired or was already used (INVALID_OR_EXPIRED).',
+  /* Webhooks and the audit log (issue #24). */
+  ENDPOINT_URL_INVALID:
+    'Use an absolute https address without a user, password or #fragment (ENDPOINT_URL_INVALID).',
+  ENDPOINT_ADDRESS_FORBIDDEN:
+    'That address points into a private, loopback or link-local network; use a public one (ENDPOINT_ADDRESS_FORBIDDEN).',
+  ENDPOINT_HOST_UNRESOLVED: 'That host name does not resolve (ENDPOINT_HOST_UNRESOLVED).',
+  ENDPOINT_NOT_FOUND: 'That endpoint no longer exists. The list has been reloaded (ENDPOINT_NOT_FOUND).',
+  DELIVERY_NOT_FOUND: 'That delivery no longer exists (DELIVERY_NOT_FOUND).',
+  ENDPOINT_DISABLED: 'That endpoint is disabled: enable it to send a test event (ENDPOINT_DISABLED).',
+  AUDIT_RANGE_TOO_LONG: 'Choose at most 400 days at a time (AUDIT_RANGE_TOO_LONG).',
+  AUDIT_RANGE_INVALID: '"From" must be before "To" (AUDIT_RANGE_INVALID).',
 };
 
 interface SeatDetails {

@@ -12,6 +12,8 @@ export type PageName =
   | 'api-access'
   | 'team'
   | 'account'
+  | 'webhooks'
+  | 'audit-log'
   | 'accept-invitation'
   | 'magic-link'
   | 'sso-confirm-email'
@@ -34,6 +36,8 @@ const CONSOLE_PAGES: readonly PageName[] = [
   'api-access',
   'team',
   'account',
+  'webhooks',
+  'audit-log',
   'accept-invitation',
 ];
 

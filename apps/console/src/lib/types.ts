@@ -46,3 +46,18 @@ export type Invitation = DataOf<'listInvitations'>['invitations'][number];
 export type InvitationPreview = DataOf<'inspectInvitation'>['invitation'];
 export type AcceptedInvitation = DataOf<'acceptInvitation'>;
 export type Session = DataOf<'listSessions'>['sessions'][number];
+
+/* Webhooks, the events feed and the audit log (issue #24). */
+export type Webhook = DataOf<'listWebhooks'>['webhooks'][number];
+export type CreatedWebhook = DataOf<'createWebhook', 201>;
+/** The outbound event types an endpoint may subscribe to, as the contract lists them. */
+export type WebhookEventType = NonNullable<
+  operations['createWebhook']['requestBody']
+>['content']['application/json']['types'][number];
+export type WebhookDelivery = DataOf<'listWebhookDeliveries'>['deliveries'][number];
+export type DeliveryAttempt = DataOf<'listWebhookDeliveryAttempts'>['attempts'][number];
+export type RotatedWebhookSecret = DataOf<'rotateWebhookSecret'>;
+export type AuditPage = DataOf<'listAuditEvents'>;
+export type AuditEntry = AuditPage['entries'][number];
+export type EventsPage = DataOf<'listEvents'>;
+export type FeedEvent = EventsPage['events'][number];

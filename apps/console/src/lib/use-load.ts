@@ -46,3 +46,7 @@ export function describe(error: unknown): string {
   if (error.status === 503) return 'The service is busy. Please try again in a moment.';
   return refusalWords(error) ?? error.message;
 }
+
+/** The API said the caller's role may not use this page (a MEMBER on an OWNER/ADMIN page). */
+export const isRoleRefusal = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 403 && error.code === 'ROLE_FORBIDDEN';

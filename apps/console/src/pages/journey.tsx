@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import type {
   AdoptionState,
@@ -7,8 +7,9 @@ import type {
   NextBestAction,
   RiskSignal,
 } from '../lib/types.js';
+import { followEvents, type LiveState } from '../lib/live-events.js';
 import { useLoad } from '../lib/use-load.js';
-import { Badge, Card, ErrorNotice, Loading, when, words } from '../components/ui.js';
+import { Badge, Card, ErrorNotice, Loading, Notice, when, words } from '../components/ui.js';
 import { MilestonesByChapter, UpgradePrompt } from './journey-milestones.js';
 
 export const RUNGS = ['ONBOARDED', 'CONNECTED', 'EXCHANGING', 'TRACED', 'STRATEGIC'] as const;
@@ -55,9 +56,38 @@ function Ladder(props: { current: string }) {
   );
 }
 
+const LIVE_WORDS: Record<LiveState, string> = {
+  connecting: 'Connecting to live updates…',
+  live: 'Live: this page updates as soon as a milestone is completed.',
+  ended: 'Live updates stopped: your session has ended. Sign in again to resume them.',
+};
+
+/**
+ * Follows `milestone.completed` on the events feed while the page is open: each one reloads the
+ * journey from the API (the rung, health and next action may move with it) and is announced.
+ */
+function useLiveMilestones(reload: () => void) {
+  const [live, setLive] = useState<LiveState>('connecting');
+  const [news, setNews] = useState<string | undefined>();
+  useEffect(
+    () =>
+      followEvents(['milestone.completed'], {
+        onState: setLive,
+        onEvent: (event) => {
+          const key = event.subject['milestoneKey'];
+          setNews(key ? `Just completed: ${words(key)}.` : 'A milestone was just completed.');
+          reload();
+        },
+      }),
+    [reload],
+  );
+  return { live, news };
+}
+
 export function JourneyPage() {
   const loaded = useLoad(loadJourney);
   const [conflict, setConflict] = useState(false);
+  const { live, news } = useLiveMilestones(loaded.reload);
   if (loaded.error) return <ErrorNotice error={loaded.error} />;
   if (!loaded.data) return <Loading />;
   const { state, next, health, coverage, risks } = loaded.data;
@@ -106,6 +136,10 @@ export function JourneyPage() {
         {next.nextUpgradePrompt ? <UpgradePrompt context={next.nextUpgradePrompt} /> : null}
       </Card>
       <Card title="Milestones" id="milestones">
+        <p class="small muted" data-testid="live-updates" data-live={String(live === 'live')}>
+          {LIVE_WORDS[live]}
+        </p>
+        {news ? <Notice kind="success">{news}</Notice> : null}
         <MilestonesByChapter
           state={state}
           onChange={onChange}
