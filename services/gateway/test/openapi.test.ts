@@ -36,6 +36,7 @@ interface DocumentedParameter {
 }
 interface Document {
   openapi: string;
+  servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, { type: string }> };
 }
@@ -118,15 +119,26 @@ describe('GET /api/v1/openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('lists every route the gateway registered, each with an operationId and a tag', () => {
-    // Hidden routes (the reference page and its files) are about the API, not part of it.
+  // The interface's base URL carries /api/v1: a generated client takes it as its base URL.
+  it('has the one server /api/v1, every path relative to it and the probes left out', () => {
+    expect(served.servers.map((server) => server.url)).toEqual(['/api/v1']);
+    const paths = Object.keys(served.paths);
+    expect(paths.filter((path) => path.startsWith('/api/'))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['/tenant', '/oauth/token', '/openapi.json']));
+    expect(paths.filter((path) => path === '/healthz' || path === '/readyz')).toEqual([]);
+  });
+
+  it('lists every route the gateway registered under /api/v1, each with an operationId and a tag', () => {
+    // Hidden routes (the reference page and its files) are about the API, not part of it; the
+    // probes are outside its base URL.
     const registered = routes
-      .filter((route) => route.schema?.hide !== true)
+      .filter((route) => route.schema?.hide !== true && route.url.startsWith('/api/v1/'))
       .flatMap((route) => methodsOf(route).map((method) => ({ method, url: route.url })))
       .filter(({ method }) => method !== 'HEAD');
     expect(registered.length).toBeGreaterThan(30);
     const missing = registered.filter(
-      ({ method, url }) => !served.paths[openApiPath(url)]?.[method.toLowerCase()]?.operationId,
+      ({ method, url }) =>
+        !served.paths[openApiPath(url.slice('/api/v1'.length))]?.[method.toLowerCase()]?.operationId,
     );
     expect(missing).toEqual([]);
     const documented = Object.values(served.paths).flatMap((item) => Object.values(item));
@@ -142,7 +154,7 @@ describe('GET /api/v1/openapi.json', () => {
         const where = `${method.toUpperCase()} ${path}`;
         const statuses = Object.keys(operation.responses);
         expect([where, statuses.some((s) => /^[23]/.test(s))]).toEqual([where, true]);
-        if (path.startsWith('/api/v1/') && !path.endsWith('/openapi.json')) {
+        if (path !== '/openapi.json') {
           expect([where, statuses.includes('400')]).toEqual([where, true]);
           expect([where, statuses.includes('503')]).toEqual([where, true]);
         }
@@ -162,19 +174,19 @@ describe('GET /api/v1/openapi.json', () => {
       'csrfToken',
       'sessionCookie',
     ]);
-    const state = served.paths['/api/v1/tenant/adoption/state']!['get']!;
+    const state = served.paths['/tenant/adoption/state']!['get']!;
     expect(state.security).toEqual([{ bearerAuth: [] }, { clientCredentials: [] }, { sessionCookie: [] }]);
     expect(Object.keys(state.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
-    const create = served.paths['/api/v1/tenant/adoption/success-plan']!['post']!;
+    const create = served.paths['/tenant/adoption/success-plan']!['post']!;
     expect(create.security).toContainEqual({ sessionCookie: [], csrfToken: [] });
     expect(Object.keys(create.responses)).toEqual(
       expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415', '429', '503']),
     );
-    expect(served.paths['/api/v1/oauth/token']!['post']!.security).toEqual([]);
+    expect(served.paths['/oauth/token']!['post']!.security).toEqual([]);
   });
 
   it('gives the token endpoints the OAuth-style body and the form-encoded request', () => {
-    const token = served.paths['/api/v1/oauth/token']!['post'] as Operation & {
+    const token = served.paths['/oauth/token']!['post'] as Operation & {
       requestBody: { content: Record<string, unknown> };
     };
     expect(Object.keys(token.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
@@ -182,7 +194,7 @@ describe('GET /api/v1/openapi.json', () => {
       required: string[];
     };
     expect(unauthorized.required).toEqual(['error', 'error_description']);
-    const metered = served.paths['/api/v1/entitlements/usage']!['get']!.responses['200'] as {
+    const metered = served.paths['/entitlements/usage']!['get']!.responses['200'] as {
       headers: Record<string, unknown>;
     };
     expect(Object.keys(metered.headers)).toEqual(
@@ -190,7 +202,7 @@ describe('GET /api/v1/openapi.json', () => {
     );
     const tokenOk = token.responses['200'] as { headers: Record<string, unknown> };
     expect(Object.keys(tokenOk.headers)).toContain('X-RateLimit-Reset');
-    const quota = served.paths['/api/v1/entitlements/usage']!['get']!.responses['429'] as {
+    const quota = served.paths['/entitlements/usage']!['get']!.responses['429'] as {
       headers: Record<string, unknown>;
     };
     expect(Object.keys(quota.headers)).toEqual(
@@ -228,7 +240,7 @@ describe('GET /api/v1/openapi.json', () => {
   // The reference page fills a form body in field by field, from each field's own example.
   it("gives each field of the token endpoint's form its value from the request example", () => {
     const media = (
-      served.paths['/api/v1/oauth/token']!['post'] as unknown as {
+      served.paths['/oauth/token']!['post'] as unknown as {
         requestBody: { content: Record<string, BodyMedia> };
       }
     ).requestBody.content['application/x-www-form-urlencoded']!;
@@ -265,7 +277,7 @@ describe('GET /api/v1/openapi.json', () => {
 });
 
 describe('the SSO redirects in the document', () => {
-  const SSO = '/api/v1/auth/v2/sso';
+  const SSO = '/auth/v2/sso';
 
   it('documents a 302 with Location and the query each route reads, with the configured provider keys', () => {
     for (const [path, names] of [
@@ -304,7 +316,7 @@ describe('the SSO redirects in the document', () => {
       'invalid_callback',
     ],
   ])('answers %s with a 302 to the error page', async (_what, url, reason) => {
-    const response = await app.inject({ method: 'GET', url });
+    const response = await app.inject({ method: 'GET', url: `/api/v1${url}` });
     expect([response.statusCode, response.headers['location']]).toEqual([
       302,
       `https://app.openapi-test.example/auth/sso/error?reason=${reason}`,

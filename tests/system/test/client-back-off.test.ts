@@ -30,8 +30,8 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
   }> {
     const { tenantId, bearer } = await stack.createTenant(name);
     await stack.setTier(tenantId, 'SUPPLIER_PLUS');
-    const owner = createTapClient({ baseUrl: stack.base, auth: { kind: 'none' } });
-    const created = await owner.POST('/api/v1/oauth/clients', {
+    const owner = createTapClient({ baseUrl: `${stack.base}/api/v1`, auth: { kind: 'none' } });
+    const created = await owner.POST('/oauth/clients', {
       body: { name: 'busy', scopes: ['dpp:read'] },
       headers: { authorization: bearer },
     });
@@ -41,7 +41,7 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
     const waits: number[] = [];
     const retries: RetryEvent[] = [];
     const tap = createTapClient({
-      baseUrl: stack.base,
+      baseUrl: `${stack.base}/api/v1`,
       auth: { kind: 'clientCredentials', clientId, clientSecret, scopes: ['dpp:read'] },
       fetch: transport.fetch,
       ...(backOff ? { backOff } : {}),
@@ -56,9 +56,7 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
 
   async function spendQuota(tap: TapClient): Promise<void> {
     for (let done = 0; done < PER_MINUTE; done += BATCH) {
-      const answers = await Promise.all(
-        Array.from({ length: BATCH }, () => tap.GET('/api/v1/entitlements/usage')),
-      );
+      const answers = await Promise.all(Array.from({ length: BATCH }, () => tap.GET('/entitlements/usage')));
       expect(answers.map((a) => a.response.status)).toEqual(Array(BATCH).fill(200));
     }
   }
@@ -69,7 +67,7 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
     expect(sent.filter((r) => r.path === '/api/v1/oauth/token')).toHaveLength(1);
     const before = sent.length;
 
-    const { error, response } = await tap.GET('/api/v1/entitlements/usage');
+    const { error, response } = await tap.GET('/entitlements/usage');
     expect(response.status).toBe(429);
     expect(error).toMatchObject({ error: 'RATE_LIMIT_EXCEEDED' });
     const retryAfter = Number(response.headers.get('retry-after'));
@@ -96,7 +94,7 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
     const { tap, sent, waits } = await integrator('Impatient Integrator Ltd', { maxDelayMs: 500 });
     await spendQuota(tap);
     const before = sent.length;
-    const { response } = await tap.GET('/api/v1/entitlements/usage');
+    const { response } = await tap.GET('/entitlements/usage');
     expect(response.status).toBe(429);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(sent.length - before).toBe(1);
@@ -107,7 +105,7 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
     const { tap, sent, waits } = await integrator('Hasty Integrator Ltd', { maxDelayMs: 61_000 });
     await spendQuota(tap);
     const before = sent.length;
-    const { response } = await tap.POST('/api/v1/entitlements/can', {
+    const { response } = await tap.POST('/entitlements/can', {
       body: { action: 'BULK_UPLOAD', resourceCount: 1 },
     });
     expect(response.status).toBe(429);

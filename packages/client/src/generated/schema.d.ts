@@ -4,41 +4,7 @@
  */
 
 export interface paths {
-    "/healthz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The process is alive */
-        get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/readyz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The services and Redis answer (503 while not ready) */
-        get: operations["getReadiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/openapi.json": {
+    "/openapi.json": {
         parameters: {
             query?: never;
             header?: never;
@@ -55,7 +21,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant": {
+    "/tenant": {
         parameters: {
             query?: never;
             header?: never;
@@ -72,7 +38,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/state": {
+    "/tenant/adoption/state": {
         parameters: {
             query?: never;
             header?: never;
@@ -89,7 +55,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/milestones/{key}/complete": {
+    "/tenant/adoption/milestones/{key}/complete": {
         parameters: {
             query?: never;
             header?: never;
@@ -106,7 +72,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/next-best-action": {
+    "/tenant/adoption/next-best-action": {
         parameters: {
             query?: never;
             header?: never;
@@ -123,7 +89,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/coverage": {
+    "/tenant/adoption/coverage": {
         parameters: {
             query?: never;
             header?: never;
@@ -140,7 +106,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/risk-signals": {
+    "/tenant/adoption/risk-signals": {
         parameters: {
             query?: never;
             header?: never;
@@ -157,7 +123,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/health-explanation": {
+    "/tenant/adoption/health-explanation": {
         parameters: {
             query?: never;
             header?: never;
@@ -174,7 +140,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/success-plan": {
+    "/tenant/adoption/success-plan": {
         parameters: {
             query?: never;
             header?: never;
@@ -192,7 +158,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/success-plan/renew": {
+    "/tenant/adoption/success-plan/renew": {
         parameters: {
             query?: never;
             header?: never;
@@ -209,7 +175,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/entitlements/usage": {
+    "/entitlements/usage": {
         parameters: {
             query?: never;
             header?: never;
@@ -226,7 +192,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/entitlements/can": {
+    "/entitlements/can": {
         parameters: {
             query?: never;
             header?: never;
@@ -243,7 +209,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/entitlements/upgrade-context": {
+    "/entitlements/upgrade-context": {
         parameters: {
             query?: never;
             header?: never;
@@ -260,7 +226,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/entitlements/usage/history": {
+    "/entitlements/usage/history": {
         parameters: {
             query?: never;
             header?: never;
@@ -277,7 +243,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/oauth/token": {
+    "/oauth/token": {
         parameters: {
             query?: never;
             header?: never;
@@ -294,7 +260,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/login": {
+    "/auth/login": {
         parameters: {
             query?: never;
             header?: never;
@@ -311,7 +277,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/refresh": {
+    "/auth/refresh": {
         parameters: {
             query?: never;
             header?: never;
@@ -328,7 +294,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/logout": {
+    "/auth/logout": {
         parameters: {
             query?: never;
             header?: never;
@@ -345,7 +311,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/login": {
+    "/auth/v2/login": {
         parameters: {
             query?: never;
             header?: never;
@@ -362,7 +328,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/refresh": {
+    "/auth/v2/refresh": {
         parameters: {
             query?: never;
             header?: never;
@@ -379,7 +345,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/logout": {
+    "/auth/v2/logout": {
         parameters: {
             query?: never;
             header?: never;
@@ -396,7 +362,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/magic-link/request": {
+    "/auth/v2/magic-link/request": {
         parameters: {
             query?: never;
             header?: never;
@@ -413,7 +379,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/signup": {
+    "/auth/v2/signup": {
         parameters: {
             query?: never;
             header?: never;
@@ -430,7 +396,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/magic-link/redeem": {
+    "/auth/v2/magic-link/redeem": {
         parameters: {
             query?: never;
             header?: never;
@@ -447,7 +413,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/invitations/inspect": {
+    "/auth/v2/invitations/inspect": {
         parameters: {
             query?: never;
             header?: never;
@@ -464,7 +430,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/invitations/accept": {
+    "/auth/v2/invitations/accept": {
         parameters: {
             query?: never;
             header?: never;
@@ -481,7 +447,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/sso/{provider}/start": {
+    "/auth/v2/sso/{provider}/start": {
         parameters: {
             query?: never;
             header?: never;
@@ -498,7 +464,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/sso/{provider}/callback": {
+    "/auth/v2/sso/{provider}/callback": {
         parameters: {
             query?: never;
             header?: never;
@@ -515,7 +481,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/join-requests": {
+    "/tenant/join-requests": {
         parameters: {
             query?: never;
             header?: never;
@@ -532,7 +498,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/join-requests/{id}/approve": {
+    "/tenant/join-requests/{id}/approve": {
         parameters: {
             query?: never;
             header?: never;
@@ -549,7 +515,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/members": {
+    "/tenant/members": {
         parameters: {
             query?: never;
             header?: never;
@@ -566,7 +532,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/members/{userId}": {
+    "/tenant/members/{userId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -583,7 +549,7 @@ export interface paths {
         patch: operations["changeMemberRole"];
         trace?: never;
     };
-    "/api/v1/tenant/members/{userId}/deactivate": {
+    "/tenant/members/{userId}/deactivate": {
         parameters: {
             query?: never;
             header?: never;
@@ -600,7 +566,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/members/{userId}/reactivate": {
+    "/tenant/members/{userId}/reactivate": {
         parameters: {
             query?: never;
             header?: never;
@@ -617,7 +583,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/join-requests/{id}/reject": {
+    "/tenant/join-requests/{id}/reject": {
         parameters: {
             query?: never;
             header?: never;
@@ -634,7 +600,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/invitations": {
+    "/tenant/invitations": {
         parameters: {
             query?: never;
             header?: never;
@@ -652,7 +618,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/invitations/{id}": {
+    "/tenant/invitations/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -669,7 +635,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/sessions": {
+    "/auth/sessions": {
         parameters: {
             query?: never;
             header?: never;
@@ -686,7 +652,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/sessions/{id}": {
+    "/auth/sessions/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -703,7 +669,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/sessions/revoke-others": {
+    "/auth/sessions/revoke-others": {
         parameters: {
             query?: never;
             header?: never;
@@ -720,7 +686,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/members/{userId}/sessions": {
+    "/tenant/members/{userId}/sessions": {
         parameters: {
             query?: never;
             header?: never;
@@ -737,7 +703,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/oauth/clients": {
+    "/oauth/clients": {
         parameters: {
             query?: never;
             header?: never;
@@ -755,7 +721,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/oauth/clients/{clientId}": {
+    "/oauth/clients/{clientId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -772,7 +738,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/oauth/clients/{clientId}/rotate": {
+    "/oauth/clients/{clientId}/rotate": {
         parameters: {
             query?: never;
             header?: never;
@@ -801,61 +767,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getHealth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Alive */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: string;
-                    };
-                };
-            };
-        };
-    };
-    getReadiness: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ready */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: string;
-                    };
-                };
-            };
-            /** @description Not ready: a dependency does not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: string;
-                    };
-                };
-            };
-        };
-    };
     getOpenApiDocument: {
         parameters: {
             query?: never;

@@ -64,8 +64,9 @@ export async function runSchemathesis(options: FuzzOptions): Promise<FuzzRun> {
   const args = [
     'run',
     `${options.base}/api/v1/openapi.json`,
+    // The document's paths are relative to its server, /api/v1.
     '--url',
-    options.base,
+    `${options.base}/api/v1`,
     '--checks',
     FUZZ_CHECKS.join(','),
     '--max-time',
