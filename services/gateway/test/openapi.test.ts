@@ -7,6 +7,7 @@ import { tlsFromPem } from '@tap/grpc-kit';
 import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
 import { createTokenVerifier, generateSigningKey } from '@tap/tokens';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { API_SCOPES, CAN_ACTION_NAMES, MILESTONE_STATUSES, ROLES, TIER_CODES } from '@tap/contracts';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { createServiceClients, type ServiceClients } from '../src/clients.js';
@@ -273,6 +274,55 @@ describe('GET /api/v1/openapi.json', () => {
       }
     }
     expect(parameters).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('the vocabularies and rules in the document', () => {
+  /** The schema at `pointer` (JSON Pointer, `~1` for `/`) in the served document. */
+  const at = (pointer: string): Record<string, unknown> =>
+    pointer
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/'))
+      .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], served) as Record<
+      string,
+      unknown
+    >;
+  const json = 'content/application~1json/schema';
+
+  // The lists are @tap/contracts', which the services' rules read too: the document cannot drift.
+  it('names every accepted value of scopes, actions, roles, tiers and statuses as enums', () => {
+    expect(at(`/paths/~1oauth~1clients/post/requestBody/${json}/properties/scopes/items`)['enum']).toEqual([
+      ...API_SCOPES,
+    ]);
+    expect(at(`/paths/~1entitlements~1can/post/requestBody/${json}/properties/action`)['enum']).toEqual([
+      ...CAN_ACTION_NAMES,
+    ]);
+    expect(at(`/paths/~1tenant~1invitations/post/requestBody/${json}/properties/role`)['enum']).toEqual([
+      ...ROLES,
+    ]);
+    const usage = at(`/paths/~1entitlements~1usage/get/responses/200/${json}/properties/data/properties`);
+    expect((usage['tier'] as { properties: { code: { enum: string[] } } }).properties.code.enum).toEqual([
+      ...TIER_CODES,
+    ]);
+    const state = at(`/paths/~1tenant~1adoption~1state/get/responses/200/${json}/properties/data/properties`);
+    const milestone = (state['milestones'] as { items: { properties: Record<string, { enum?: string[] }> } })
+      .items.properties;
+    expect(milestone['status']?.enum).toEqual([...MILESTONE_STATUSES]);
+  });
+
+  it("states the success plan's rules: non-blank text of 1–200, 1–20 objectives, a future target date", () => {
+    const body = at(`/paths/~1tenant~1adoption~1success-plan/post/requestBody/${json}/properties`);
+    const objectives = body['objectives'] as {
+      minItems: number;
+      maxItems: number;
+      items: { properties: object };
+    };
+    expect([objectives.minItems, objectives.maxItems]).toEqual([1, 20]);
+    const label = (objectives.items.properties as Record<string, Record<string, unknown>>)['label'];
+    expect(label).toMatchObject({ minLength: 1, maxLength: 200, pattern: expect.any(String) });
+    expect(body['title']).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(body['targetDate']).toMatchObject({ format: 'future-date-time' });
   });
 });
 

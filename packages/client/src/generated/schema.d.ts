@@ -1029,38 +1029,49 @@ export interface operations {
                         success: true;
                         data: {
                             companyId: string;
-                            currentMaturityRung: string;
-                            pathProfile: string;
+                            /** @enum {string} */
+                            currentMaturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
+                            /** @enum {string} */
+                            pathProfile: "SUPPLIER" | "SVC";
                             healthScore: number | null;
-                            healthBand: string;
+                            /** @enum {string} */
+                            healthBand: "ONBOARDING" | "HEALTHY" | "AT_RISK" | "DRIFTING";
                             networkDensity: number;
                             lastRecomputedAt: string;
                             version: number;
                             milestones: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1292,38 +1303,49 @@ export interface operations {
                         success: true;
                         data: {
                             companyId: string;
-                            currentMaturityRung: string;
-                            pathProfile: string;
+                            /** @enum {string} */
+                            currentMaturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
+                            /** @enum {string} */
+                            pathProfile: "SUPPLIER" | "SVC";
                             healthScore: number | null;
-                            healthBand: string;
+                            /** @enum {string} */
+                            healthBand: "ONBOARDING" | "HEALTHY" | "AT_RISK" | "DRIFTING";
                             networkDensity: number;
                             lastRecomputedAt: string;
                             version: number;
                             milestones: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1591,32 +1613,41 @@ export interface operations {
                         success: true;
                         data: {
                             companyId: string;
-                            currentMaturityRung: string;
+                            /** @enum {string} */
+                            currentMaturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
                             nextBestAction: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1629,28 +1660,36 @@ export interface operations {
                             available: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1661,28 +1700,36 @@ export interface operations {
                             locked: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1691,15 +1738,19 @@ export interface operations {
                                 } | null;
                             }[];
                             nextUpgradePrompt: {
-                                capability: string;
-                                frictionType: string;
+                                /** @enum {string} */
+                                capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                /** @enum {string} */
+                                frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                 upgradeAvailable: boolean;
                                 currentTier: {
-                                    code: string;
+                                    /** @enum {string} */
+                                    code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                     name: string;
                                 };
                                 targetTier?: {
-                                    code: string;
+                                    /** @enum {string} */
+                                    code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                     name: string;
                                 };
                                 headline: string;
@@ -2133,9 +2184,12 @@ export interface operations {
                         data: {
                             signals: {
                                 id: string;
-                                kind: string;
-                                severity: string;
-                                resolution: string;
+                                /** @enum {string} */
+                                kind: "INVITATION_UNACCEPTED" | "POLICY_UNVIEWED" | "INTEGRATION_FAILING" | "DATA_STALE" | "CASCADE_STALLED" | "REQUEST_UNANSWERED";
+                                /** @enum {string} */
+                                severity: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                                /** @enum {string} */
+                                resolution: "OPEN" | "AUTO_NUDGED" | "REO_PROMPTED" | "ESCALATED" | "RESOLVED";
                                 escalatedToHuman: boolean;
                                 subjectRef: {
                                     [key: string]: string;
@@ -2355,9 +2409,11 @@ export interface operations {
                             healthModelVersion: number;
                             asOf: string;
                             healthScore: number | null;
-                            healthBand: string;
+                            /** @enum {string} */
+                            healthBand: "ONBOARDING" | "HEALTHY" | "AT_RISK" | "DRIFTING";
                             bandReason: string;
-                            maturityRung: string;
+                            /** @enum {string} */
+                            maturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
                             rungReason: string;
                             networkDensity: number;
                             components: {
@@ -2581,7 +2637,8 @@ export interface operations {
                             id: string;
                             title: string;
                             targetDate: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "RENEWED";
                             renewedFromId: string | null;
                             objectives: {
                                 label: string;
@@ -2796,6 +2853,10 @@ export interface operations {
                  */
                 "application/json": {
                     title: string;
+                    /**
+                     * Format: future-date-time
+                     * @description An RFC 3339 date-time with its zone, later than now
+                     */
                     targetDate: string;
                     objectives: {
                         label: string;
@@ -2827,7 +2888,8 @@ export interface operations {
                             id: string;
                             title: string;
                             targetDate: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "RENEWED";
                             renewedFromId: string | null;
                             objectives: {
                                 label: string;
@@ -3086,6 +3148,10 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     fromPlanId: string;
+                    /**
+                     * Format: future-date-time
+                     * @description An RFC 3339 date-time with its zone, later than now
+                     */
                     targetDate?: string;
                 };
             };
@@ -3110,38 +3176,49 @@ export interface operations {
                         success: true;
                         data: {
                             companyId: string;
-                            currentMaturityRung: string;
-                            pathProfile: string;
+                            /** @enum {string} */
+                            currentMaturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
+                            /** @enum {string} */
+                            pathProfile: "SUPPLIER" | "SVC";
                             healthScore: number | null;
-                            healthBand: string;
+                            /** @enum {string} */
+                            healthBand: "ONBOARDING" | "HEALTHY" | "AT_RISK" | "DRIFTING";
                             networkDensity: number;
                             lastRecomputedAt: string;
                             version: number;
                             milestones: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -3409,7 +3486,8 @@ export interface operations {
                         success: true;
                         data: {
                             tier: {
-                                code: string;
+                                /** @enum {string} */
+                                code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 name: string;
                             };
                             limits: {
@@ -3427,8 +3505,10 @@ export interface operations {
                                 };
                             };
                             warnings: {
-                                limit: string;
-                                level: string;
+                                /** @enum {string} */
+                                limit: "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                /** @enum {string} */
+                                level: "APPROACHING" | "REACHED";
                                 current: number;
                                 max: number;
                                 percentUsed: number;
@@ -3630,7 +3710,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    action: string;
+                    /** @enum {string} */
+                    action: "BULK_UPLOAD" | "CREATE_PRODUCT" | "CREATE_CONNECTION" | "INVITE_USER" | "TRACE_PRODUCT";
                     resourceCount: number;
                 };
             };
@@ -3655,9 +3736,11 @@ export interface operations {
                         success: true;
                         data: {
                             allowed: boolean;
-                            reason: string | null;
+                            /** @enum {string|null} */
+                            reason: "LIMIT_EXCEEDED" | "CAPABILITY_NOT_IN_TIER" | null;
                             details?: {
-                                limit: string;
+                                /** @enum {string} */
+                                limit: "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH";
                                 current: number;
                                 requested: number;
                                 available: number;
@@ -3897,8 +3980,11 @@ export interface operations {
     getUpgradeContext: {
         parameters: {
             query: {
-                /** @example EXPECTED_DATA_SETS */
-                capability: string;
+                /**
+                 * @description A capability, limit or rate-limit key
+                 * @example EXPECTED_DATA_SETS
+                 */
+                capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
             };
             header?: never;
             path?: never;
@@ -3924,15 +4010,19 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            capability: string;
-                            frictionType: string;
+                            /** @enum {string} */
+                            capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                            /** @enum {string} */
+                            frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                             upgradeAvailable: boolean;
                             currentTier: {
-                                code: string;
+                                /** @enum {string} */
+                                code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 name: string;
                             };
                             targetTier?: {
-                                code: string;
+                                /** @enum {string} */
+                                code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 name: string;
                             };
                             headline: string;
@@ -4171,8 +4261,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            key: string;
-                            granularity: string;
+                            /** @enum {string} */
+                            key: "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY";
+                            /** @enum {string} */
+                            granularity: "day" | "month";
                             /** @description The first day covered (YYYY-MM-DD) */
                             from: string;
                             /** @description The last day covered (YYYY-MM-DD) */
@@ -4601,7 +4693,8 @@ export interface operations {
                             user: {
                                 id: string;
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                             };
                         };
                     };
@@ -5102,7 +5195,8 @@ export interface operations {
                             user: {
                                 id: string;
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                                 firstName: string;
                                 lastName: string;
                                 tenantId: string;
@@ -5110,7 +5204,8 @@ export interface operations {
                                     id: string;
                                     name: string;
                                     slug: string;
-                                    subscriptionTier: string;
+                                    /** @enum {string} */
+                                    subscriptionTier: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 };
                             };
                         };
@@ -6485,7 +6580,8 @@ export interface operations {
                             user: {
                                 id: string;
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                                 firstName: string;
                                 lastName: string;
                                 tenantId: string;
@@ -6493,7 +6589,8 @@ export interface operations {
                                     id: string;
                                     name: string;
                                     slug: string;
-                                    subscriptionTier: string;
+                                    /** @enum {string} */
+                                    subscriptionTier: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 };
                             };
                             tenantProvisioned: boolean;
@@ -6785,7 +6882,8 @@ export interface operations {
                         data: {
                             invitation: {
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                                 tenantName: string;
                                 expiresAt: string;
                                 existingAccount: boolean;
@@ -7082,7 +7180,8 @@ export interface operations {
                             user: {
                                 id: string;
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                                 firstName: string;
                                 lastName: string;
                                 tenantId: string;
@@ -7090,7 +7189,8 @@ export interface operations {
                                     id: string;
                                     name: string;
                                     slug: string;
-                                    subscriptionTier: string;
+                                    /** @enum {string} */
+                                    subscriptionTier: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 };
                             };
                         };
@@ -7339,7 +7439,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A path on the web app (default `/`), judged before and after normalisation; anything else fails the flow
+                 * @description A path on the web app (default `/`), at most 512 characters, judged before and after normalisation; anything else is `reason=invalid_return_to`
                  * @example /dashboard
                  */
                 returnTo?: string;
@@ -7347,7 +7447,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description A configured provider key
+                 * @description A configured provider key (^[a-z0-9][a-z0-9-]{0,31}$); any other is `reason=unknown_provider`
                  * @example corp
                  */
                 provider: string;
@@ -7421,29 +7521,29 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The authorization code
+                 * @description The authorization code; printable ASCII, at most 2048 characters, else the flow fails (302 to the error page)
                  * @example SplxlOBeZQQYbYS6WxSbIA
                  */
                 code?: string;
                 /**
-                 * @description The state the start issued (and set in the svc_sso cookie)
+                 * @description The state the start issued (and set in the svc_sso cookie); printable ASCII, at most 256 characters, else the flow fails (302 to the error page)
                  * @example af0ifjsldkj
                  */
                 state?: string;
                 /**
-                 * @description The provider's issuer identifier
+                 * @description The provider's issuer identifier; printable ASCII, at most 2048 characters, else the flow fails (302 to the error page)
                  * @example https://idp.example
                  */
                 iss?: string;
-                /** @description The provider refused (access_denied, …) */
+                /** @description The provider refused (access_denied, …); printable ASCII, at most 2048 characters, else the flow fails (302 to the error page) */
                 error?: string;
-                /** @description The provider's explanation */
+                /** @description The provider's explanation; printable ASCII, at most 2048 characters, else the flow fails (302 to the error page) */
                 error_description?: string;
             };
             header?: never;
             path: {
                 /**
-                 * @description A configured provider key
+                 * @description A configured provider key (^[a-z0-9][a-z0-9-]{0,31}$); any other is `reason=unknown_provider`
                  * @example corp
                  */
                 provider: string;
@@ -7546,7 +7646,8 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "PENDING" | "APPROVED" | "REJECTED";
                                 createdAt: string;
                             }[];
                         };
@@ -7764,7 +7865,8 @@ export interface operations {
                             email: string;
                             firstName: string;
                             lastName: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "PENDING" | "APPROVED" | "REJECTED";
                             createdAt: string;
                         };
                     };
@@ -8030,7 +8132,9 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
+                                /** @enum {string} */
                                 role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
                                 status: "ACTIVE" | "DEACTIVATED";
                                 lastSignInAt: string | null;
                                 createdAt: string;
@@ -8233,6 +8337,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @enum {string} */
                     role: "OWNER" | "ADMIN" | "MEMBER";
                 };
             };
@@ -8261,7 +8366,9 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
+                                /** @enum {string} */
                                 role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
                                 status: "ACTIVE" | "DEACTIVATED";
                                 lastSignInAt: string | null;
                                 createdAt: string;
@@ -8533,7 +8640,9 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
+                                /** @enum {string} */
                                 role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
                                 status: "ACTIVE" | "DEACTIVATED";
                                 lastSignInAt: string | null;
                                 createdAt: string;
@@ -8805,7 +8914,9 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
+                                /** @enum {string} */
                                 role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
                                 status: "ACTIVE" | "DEACTIVATED";
                                 lastSignInAt: string | null;
                                 createdAt: string;
@@ -9078,7 +9189,8 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "PENDING" | "APPROVED" | "REJECTED";
                                 createdAt: string;
                             };
                         };
@@ -9343,8 +9455,10 @@ export interface operations {
                             invitations: {
                                 id: string;
                                 email: string;
-                                role: string;
-                                status: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
+                                status: "PENDING" | "ACCEPTED" | "REVOKED" | "EXPIRED";
                                 invitedBy: {
                                     id: string;
                                     email: string;
@@ -9549,6 +9663,7 @@ export interface operations {
                  */
                 "application/json": {
                     email: string;
+                    /** @enum {string} */
                     role: "OWNER" | "ADMIN" | "MEMBER";
                 };
             };
@@ -9575,8 +9690,10 @@ export interface operations {
                             invitation: {
                                 id: string;
                                 email: string;
-                                role: string;
-                                status: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
+                                status: "PENDING" | "ACCEPTED" | "REVOKED" | "EXPIRED";
                                 invitedBy: {
                                     id: string;
                                     email: string;
@@ -11094,7 +11211,7 @@ export interface operations {
                             clients: {
                                 clientId: string;
                                 name: string;
-                                scopes: string[];
+                                scopes: ("products:read" | "products:write" | "connections:read" | "connections:write" | "imports:write" | "traceability:read" | "dpp:read")[];
                                 createdAt: string;
                                 secretRotatedAt: string;
                             }[];
@@ -11298,7 +11415,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    scopes: string[];
+                    scopes: ("products:read" | "products:write" | "connections:read" | "connections:write" | "imports:write" | "traceability:read" | "dpp:read")[];
                 };
             };
         };
@@ -11323,7 +11440,7 @@ export interface operations {
                         data: {
                             clientId: string;
                             name: string;
-                            scopes: string[];
+                            scopes: ("products:read" | "products:write" | "connections:read" | "connections:write" | "imports:write" | "traceability:read" | "dpp:read")[];
                             createdAt: string;
                             secretRotatedAt: string;
                             clientSecret: string;

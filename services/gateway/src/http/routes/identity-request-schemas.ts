@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { API_SCOPES, ROLES } from '@tap/contracts';
+import { OneOf } from '../typebox.js';
 
 /*
  * Request schemas of identity's edge, in TypeBox (validation, the document and the handlers'
@@ -30,7 +32,7 @@ export const RedeemBody = Type.Object({ token: Type.String({ minLength: 1, maxLe
 export const CreateClientBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    scopes: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 20 }),
+    scopes: Type.Array(OneOf(API_SCOPES), { minItems: 1, maxItems: 20 }),
   },
   { additionalProperties: false },
 );
@@ -40,7 +42,7 @@ export const ClientParams = Type.Object({ clientId: Type.String({ minLength: 1, 
 export const JoinRequestParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 // Invitations and sessions (docs/identity.md "Invitations", docs/browser-sessions.md "Your sessions").
-const Role = Type.Union([Type.Literal('OWNER'), Type.Literal('ADMIN'), Type.Literal('MEMBER')]);
+const Role = OneOf(ROLES);
 
 export const CreateInvitationBody = Type.Object(
   { email: Email, role: Role },

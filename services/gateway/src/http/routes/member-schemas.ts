@@ -1,5 +1,6 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { Envelope, Nullable } from '../typebox.js';
+import { JOIN_REQUEST_STATUSES, MEMBER_STATUSES, ROLES } from '@tap/contracts';
+import { Envelope, EnumText, Nullable, OneOf } from '../typebox.js';
 
 const Closed = <T extends TProperties>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
@@ -12,18 +13,15 @@ const Closed = <T extends TProperties>(properties: T) =>
 /** Identity's user ids are UUIDs; the bound only keeps garbage short. */
 export const MemberParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const ChangeRoleBody = Type.Object(
-  { role: Type.Union([Type.Literal('OWNER'), Type.Literal('ADMIN'), Type.Literal('MEMBER')]) },
-  { additionalProperties: false },
-);
+export const ChangeRoleBody = Type.Object({ role: OneOf(ROLES) }, { additionalProperties: false });
 
 const Member = Closed({
   id: Type.String(),
   email: Type.String(),
   firstName: Type.String(),
   lastName: Type.String(),
-  role: Type.Union([Type.Literal('OWNER'), Type.Literal('ADMIN'), Type.Literal('MEMBER')]),
-  status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('DEACTIVATED')]),
+  role: EnumText(ROLES),
+  status: EnumText(MEMBER_STATUSES),
   lastSignInAt: Nullable(Type.String()),
   createdAt: Type.String(),
 });
@@ -34,7 +32,7 @@ const JoinRequest = Closed({
   email: Type.String(),
   firstName: Type.String(),
   lastName: Type.String(),
-  status: Type.String(),
+  status: EnumText(JOIN_REQUEST_STATUSES),
   createdAt: Type.String(),
 });
 
