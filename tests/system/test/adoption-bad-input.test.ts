@@ -39,9 +39,9 @@ describe('bad input to the adoption endpoints: spec statuses and structured bodi
     expect(response.body).toEqual(errorBody('MILESTONE_NOT_FOUND', { key: 'no_such_step' }));
   });
 
-  it('answers completing an event-detected milestone by hand with 400', async () => {
+  it('answers completing an event-detected milestone by hand with 403', async () => {
     const response = await api.post('/milestones/first_product_created/complete', { evidenceRef: 'x' });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(403);
     expect(response.body).toEqual(errorBody('MILESTONE_NOT_MANUAL'));
   });
 

@@ -1264,7 +1264,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example first_product_created */
+                /** @example kickoff_call_held */
                 key: string;
             };
             cookie?: never;

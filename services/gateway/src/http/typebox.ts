@@ -50,3 +50,10 @@ export function OneOf<const T extends readonly string[]>(values: T, options: { d
 export function EnumText<const T extends readonly string[]>(values: T) {
   return Type.Unsafe<string>({ type: 'string', enum: [...values] }) as TUnsafe<string> & { type: 'string' };
 }
+
+/**
+ * A pattern for text the services trim before they count it: some character that is not blank.
+ * U+FEFF is named because JavaScript trims it while other regex dialects (a fuzzer's) do not
+ * count it as a space.
+ */
+export const NOT_BLANK = '[^\\s\\ufeff]';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { FUTURE_DATE_TIME } from '../formats.js';
-import { Nullable } from '../typebox.js';
+import { NOT_BLANK, Nullable } from '../typebox.js';
 
 /*
  * Request schemas of the adoption endpoints, in TypeBox (validation, the document and the
@@ -16,11 +16,6 @@ import { Nullable } from '../typebox.js';
 const MAX_PLAN_TEXT = 200;
 /** Most objectives in one plan (the service's MAX_OBJECTIVES). */
 const MAX_OBJECTIVES = 20;
-/**
- * Some character that is not blank: the service trims text before it counts. `\ufeff` is named
- * because JavaScript trims it and other regex dialects do not count it as a space.
- */
-const NOT_BLANK = '[^\\s\\ufeff]';
 
 const PlanText = Type.String({ minLength: 1, maxLength: MAX_PLAN_TEXT, pattern: NOT_BLANK });
 const TargetDate = Type.String({

@@ -1,6 +1,6 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { API_SCOPES, ROLES } from '@tap/contracts';
-import { OneOf } from '../typebox.js';
+import { NOT_BLANK, OneOf } from '../typebox.js';
 
 /*
  * Request schemas of identity's edge, in TypeBox (validation, the document and the handlers'
@@ -11,27 +11,36 @@ import { OneOf } from '../typebox.js';
 
 const Email = Type.String({ minLength: 1, maxLength: 320 });
 
-export const LoginBody = Type.Object({
+/**
+ * An open body (the spec leaves room for more fields) without the two keys the JSON parser
+ * refuses as prototype poisoning (`__proto__`, `constructor`: 400 INVALID_JSON), so the document
+ * calls no body valid that the gateway refuses.
+ */
+const Open = <T extends TProperties>(properties: T) =>
+  Type.Object(properties, { propertyNames: { not: { enum: ['__proto__', 'constructor'] } } });
+
+export const LoginBody = Open({
   email: Email,
   password: Type.String({ minLength: 1, maxLength: 1024 }),
 });
 
-export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 512 }) });
+export const RefreshBody = Open({ refreshToken: Type.String({ minLength: 1, maxLength: 512 }) });
 
-export const MagicLinkRequestBody = Type.Object({ email: Email });
+export const MagicLinkRequestBody = Open({ email: Email });
 
-export const SignupBody = Type.Object({
+export const SignupBody = Open({
   email: Email,
   companyName: Type.String({ minLength: 1, maxLength: 120 }),
   firstName: Type.String({ minLength: 1, maxLength: 100 }),
   lastName: Type.String({ minLength: 1, maxLength: 100 }),
 });
 
-export const RedeemBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 256 }) });
+export const RedeemBody = Open({ token: Type.String({ minLength: 1, maxLength: 256 }) });
 
 export const CreateClientBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    // Identity trims the name before it counts: something besides blanks (see NOT_BLANK).
+    name: Type.String({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }),
     scopes: Type.Array(OneOf(API_SCOPES), { minItems: 1, maxItems: 20 }),
   },
   { additionalProperties: false },

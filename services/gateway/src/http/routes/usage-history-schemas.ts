@@ -16,7 +16,7 @@ const GRANULARITIES = ['day', 'month'] as const;
 
 const HistoryDate = (description: string) =>
   Type.String({
-    pattern: '^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$',
+    pattern: '^[0-9]{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01]))?$',
     minLength: 7,
     maxLength: 10,
     description,
