@@ -86,7 +86,8 @@ export const rotateClientResponse = {
   ),
 };
 
-const JoinRequest = Closed({
+/** A request to join the tenant, as the join-request routes answer it. */
+export const JoinRequest = Closed({
   id: Type.String(),
   userId: Type.String(),
   email: Type.String(),

@@ -1,6 +1,7 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { JOIN_REQUEST_STATUSES, MEMBER_STATUSES, ROLES } from '@tap/contracts';
+import { MEMBER_STATUSES, ROLES } from '@tap/contracts';
 import { Envelope, EnumText, Nullable, OneOf } from '../typebox.js';
+import { JoinRequest } from './identity-schemas.js';
 
 const Closed = <T extends TProperties>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
@@ -23,16 +24,6 @@ const Member = Closed({
   role: EnumText(ROLES),
   status: EnumText(MEMBER_STATUSES),
   lastSignInAt: Nullable(Type.String()),
-  createdAt: Type.String(),
-});
-
-const JoinRequest = Closed({
-  id: Type.String(),
-  userId: Type.String(),
-  email: Type.String(),
-  firstName: Type.String(),
-  lastName: Type.String(),
-  status: EnumText(JOIN_REQUEST_STATUSES),
   createdAt: Type.String(),
 });
 
