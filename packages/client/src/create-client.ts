@@ -16,12 +16,16 @@ export type TapAuth =
 
 export interface TapClientOptions extends Omit<TapFetchOptions, 'auth' | 'baseUrl'> {
   /**
-   * The gateway's origin, e.g. `http://localhost:3000` (paths carry `/api/v1`). Default `''`:
-   * the page's own origin, which is what the browser session needs.
+   * The API's base URL, the document's server: e.g. `http://localhost:3000/api/v1` (paths such
+   * as `/tenant` are relative to it). Default `/api/v1`: the page's own origin, which is what the
+   * browser session needs.
    */
   readonly baseUrl?: string;
   readonly auth: TapAuth;
 }
+
+/** The document's server URL, on the page's own origin. */
+export const DEFAULT_BASE_URL = '/api/v1';
 
 /** The typed client: `GET`, `POST`, … over the document's paths (openapi-fetch). */
 export type TapClient = Client<paths>;
@@ -44,7 +48,7 @@ function strategyOf(auth: TapAuth): AuthStrategy {
  * (never thrown); the client renews credentials on 401 and backs off on 429 by itself.
  */
 export function createTapClient(options: TapClientOptions): TapClient {
-  const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
+  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const fetch = createTapFetch({ ...options, baseUrl, auth: strategyOf(options.auth) });
   return createClient<paths>({
     baseUrl,

@@ -33,9 +33,11 @@ const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Auth endpoints answer 401 for wrong credentials, not for an expired session: refreshing and
  * sending them again would be wrong (and a refresh that answers 401 must not refresh itself).
  */
-function renewsOn401(url: string): boolean {
+function renewsOn401(url: string, baseUrl: string): boolean {
   const { pathname } = new URL(url, 'http://relative.invalid');
-  return !pathname.startsWith('/api/v1/auth/') && pathname !== '/api/v1/oauth/token';
+  const base = new URL(baseUrl || '/', 'http://relative.invalid').pathname.replace(/\/+$/, '');
+  const path = pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : pathname;
+  return !path.startsWith('/auth/') && path !== '/oauth/token';
 }
 
 /**
@@ -69,7 +71,7 @@ export function createTapFetch(options: TapFetchOptions): (request: Request) => 
   };
 
   return async (request) => {
-    const renewable = renewsOn401(request.url);
+    const renewable = renewsOn401(request.url, options.baseUrl);
     const spare = renewable ? request.clone() : undefined;
     const used = await options.auth.authorize(request, context);
     const response = await withBackOff(request, false);

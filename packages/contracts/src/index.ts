@@ -36,3 +36,7 @@ export type { UpgradeContextView, UpgradeTierRef } from './upgrade-context.js';
 export { CAPABILITY_KEYS, isCapabilityKey } from './capabilities.js';
 export type { CapabilityKey } from './capabilities.js';
 export { API_REQUEST_DAYS_TTL_S, apiRequestDaysKey } from './api-request-days.js';
+// The public vocabularies: the OpenAPI document's enums and the services' rules read the same lists.
+export * from './identity-vocabulary.js';
+export * from './entitlement-vocabulary.js';
+export * from './adoption-vocabulary.js';

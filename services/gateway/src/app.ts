@@ -17,6 +17,7 @@ import { sendHttpError } from './http/errors/send-http-error.js';
 import { errorHandlerPlugin } from './http/plugins/error-handler.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
 import { unmatchedRoutesPlugin } from './http/plugins/unmatched-routes.js';
+import { GATEWAY_FORMATS } from './http/formats.js';
 import { openApiPlugin, openApiRoute } from './http/openapi/openapi-plugin.js';
 import { apiReferenceRoutes } from './http/docs/api-reference-routes.js';
 import { adoptionRoutes } from './http/routes/adoption.js';
@@ -100,7 +101,14 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // A hop count, never `true`: trusting every X-Forwarded-For would let callers pick their IP.
     trustProxy: deps.config.trustProxyHops > 0 ? trustProxyHops(deps.config.trustProxyHops) : false,
     return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: false,
+        allErrors: true,
+        formats: GATEWAY_FORMATS,
+      },
+    },
     // Without this the router answers a bad URL or an over-long path parameter itself, in
     // Fastify's own body (and 414), before any error handler runs.
     frameworkErrors: (error, _request, reply) => {

@@ -7,6 +7,7 @@ import { tlsFromPem } from '@tap/grpc-kit';
 import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
 import { createTokenVerifier, generateSigningKey } from '@tap/tokens';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { API_SCOPES, CAN_ACTION_NAMES, MILESTONE_STATUSES, ROLES, TIER_CODES } from '@tap/contracts';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { createServiceClients, type ServiceClients } from '../src/clients.js';
@@ -36,6 +37,7 @@ interface DocumentedParameter {
 }
 interface Document {
   openapi: string;
+  servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, { type: string }> };
 }
@@ -119,15 +121,26 @@ describe('GET /api/v1/openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('lists every route the gateway registered, each with an operationId and a tag', () => {
-    // Hidden routes (the reference page and its files) are about the API, not part of it.
+  // The interface's base URL carries /api/v1: a generated client takes it as its base URL.
+  it('has the one server /api/v1, every path relative to it and the probes left out', () => {
+    expect(served.servers.map((server) => server.url)).toEqual(['/api/v1']);
+    const paths = Object.keys(served.paths);
+    expect(paths.filter((path) => path.startsWith('/api/'))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['/tenant', '/oauth/token', '/openapi.json']));
+    expect(paths.filter((path) => path === '/healthz' || path === '/readyz')).toEqual([]);
+  });
+
+  it('lists every route the gateway registered under /api/v1, each with an operationId and a tag', () => {
+    // Hidden routes (the reference page and its files) are about the API, not part of it; the
+    // probes are outside its base URL.
     const registered = routes
-      .filter((route) => route.schema?.hide !== true)
+      .filter((route) => route.schema?.hide !== true && route.url.startsWith('/api/v1/'))
       .flatMap((route) => methodsOf(route).map((method) => ({ method, url: route.url })))
       .filter(({ method }) => method !== 'HEAD');
     expect(registered.length).toBeGreaterThan(30);
     const missing = registered.filter(
-      ({ method, url }) => !served.paths[openApiPath(url)]?.[method.toLowerCase()]?.operationId,
+      ({ method, url }) =>
+        !served.paths[openApiPath(url.slice('/api/v1'.length))]?.[method.toLowerCase()]?.operationId,
     );
     expect(missing).toEqual([]);
     const documented = Object.values(served.paths).flatMap((item) => Object.values(item));
@@ -143,7 +156,7 @@ describe('GET /api/v1/openapi.json', () => {
         const where = `${method.toUpperCase()} ${path}`;
         const statuses = Object.keys(operation.responses);
         expect([where, statuses.some((s) => /^[23]/.test(s))]).toEqual([where, true]);
-        if (path.startsWith('/api/v1/') && !path.endsWith('/openapi.json')) {
+        if (path !== '/openapi.json') {
           expect([where, statuses.includes('400')]).toEqual([where, true]);
           expect([where, statuses.includes('503')]).toEqual([where, true]);
         }
@@ -163,19 +176,19 @@ describe('GET /api/v1/openapi.json', () => {
       'csrfToken',
       'sessionCookie',
     ]);
-    const state = served.paths['/api/v1/tenant/adoption/state']!['get']!;
+    const state = served.paths['/tenant/adoption/state']!['get']!;
     expect(state.security).toEqual([{ bearerAuth: [] }, { clientCredentials: [] }, { sessionCookie: [] }]);
     expect(Object.keys(state.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
-    const create = served.paths['/api/v1/tenant/adoption/success-plan']!['post']!;
+    const create = served.paths['/tenant/adoption/success-plan']!['post']!;
     expect(create.security).toContainEqual({ sessionCookie: [], csrfToken: [] });
     expect(Object.keys(create.responses)).toEqual(
       expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415', '429', '503']),
     );
-    expect(served.paths['/api/v1/oauth/token']!['post']!.security).toEqual([]);
+    expect(served.paths['/oauth/token']!['post']!.security).toEqual([]);
   });
 
   it('gives the token endpoints the OAuth-style body and the form-encoded request', () => {
-    const token = served.paths['/api/v1/oauth/token']!['post'] as Operation & {
+    const token = served.paths['/oauth/token']!['post'] as Operation & {
       requestBody: { content: Record<string, unknown> };
     };
     expect(Object.keys(token.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
@@ -183,7 +196,7 @@ describe('GET /api/v1/openapi.json', () => {
       required: string[];
     };
     expect(unauthorized.required).toEqual(['error', 'error_description']);
-    const metered = served.paths['/api/v1/entitlements/usage']!['get']!.responses['200'] as {
+    const metered = served.paths['/entitlements/usage']!['get']!.responses['200'] as {
       headers: Record<string, unknown>;
     };
     expect(Object.keys(metered.headers)).toEqual(
@@ -191,7 +204,7 @@ describe('GET /api/v1/openapi.json', () => {
     );
     const tokenOk = token.responses['200'] as { headers: Record<string, unknown> };
     expect(Object.keys(tokenOk.headers)).toContain('X-RateLimit-Reset');
-    const quota = served.paths['/api/v1/entitlements/usage']!['get']!.responses['429'] as {
+    const quota = served.paths['/entitlements/usage']!['get']!.responses['429'] as {
       headers: Record<string, unknown>;
     };
     expect(Object.keys(quota.headers)).toEqual(
@@ -229,7 +242,7 @@ describe('GET /api/v1/openapi.json', () => {
   // The reference page fills a form body in field by field, from each field's own example.
   it("gives each field of the token endpoint's form its value from the request example", () => {
     const media = (
-      served.paths['/api/v1/oauth/token']!['post'] as unknown as {
+      served.paths['/oauth/token']!['post'] as unknown as {
         requestBody: { content: Record<string, BodyMedia> };
       }
     ).requestBody.content['application/x-www-form-urlencoded']!;
@@ -265,8 +278,57 @@ describe('GET /api/v1/openapi.json', () => {
   });
 });
 
+describe('the vocabularies and rules in the document', () => {
+  /** The schema at `pointer` (JSON Pointer, `~1` for `/`) in the served document. */
+  const at = (pointer: string): Record<string, unknown> =>
+    pointer
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/'))
+      .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], served) as Record<
+      string,
+      unknown
+    >;
+  const json = 'content/application~1json/schema';
+
+  // The lists are @tap/contracts', which the services' rules read too: the document cannot drift.
+  it('names every accepted value of scopes, actions, roles, tiers and statuses as enums', () => {
+    expect(at(`/paths/~1oauth~1clients/post/requestBody/${json}/properties/scopes/items`)['enum']).toEqual([
+      ...API_SCOPES,
+    ]);
+    expect(at(`/paths/~1entitlements~1can/post/requestBody/${json}/properties/action`)['enum']).toEqual([
+      ...CAN_ACTION_NAMES,
+    ]);
+    expect(at(`/paths/~1tenant~1invitations/post/requestBody/${json}/properties/role`)['enum']).toEqual([
+      ...ROLES,
+    ]);
+    const usage = at(`/paths/~1entitlements~1usage/get/responses/200/${json}/properties/data/properties`);
+    expect((usage['tier'] as { properties: { code: { enum: string[] } } }).properties.code.enum).toEqual([
+      ...TIER_CODES,
+    ]);
+    const state = at(`/paths/~1tenant~1adoption~1state/get/responses/200/${json}/properties/data/properties`);
+    const milestone = (state['milestones'] as { items: { properties: Record<string, { enum?: string[] }> } })
+      .items.properties;
+    expect(milestone['status']?.enum).toEqual([...MILESTONE_STATUSES]);
+  });
+
+  it("states the success plan's rules: non-blank text of 1–200, 1–20 objectives, a future target date", () => {
+    const body = at(`/paths/~1tenant~1adoption~1success-plan/post/requestBody/${json}/properties`);
+    const objectives = body['objectives'] as {
+      minItems: number;
+      maxItems: number;
+      items: { properties: object };
+    };
+    expect([objectives.minItems, objectives.maxItems]).toEqual([1, 20]);
+    const label = (objectives.items.properties as Record<string, Record<string, unknown>>)['label'];
+    expect(label).toMatchObject({ minLength: 1, maxLength: 200, pattern: expect.any(String) });
+    expect(body['title']).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(body['targetDate']).toMatchObject({ format: 'future-date-time' });
+  });
+});
+
 describe('the SSO redirects in the document', () => {
-  const SSO = '/api/v1/auth/v2/sso';
+  const SSO = '/auth/v2/sso';
 
   it('documents a 302 with Location and the query each route reads, with the configured provider keys', () => {
     for (const [path, names] of [
@@ -305,7 +367,7 @@ describe('the SSO redirects in the document', () => {
       'invalid_callback',
     ],
   ])('answers %s with a 302 to the error page', async (_what, url, reason) => {
-    const response = await app.inject({ method: 'GET', url });
+    const response = await app.inject({ method: 'GET', url: `/api/v1${url}` });
     expect([response.statusCode, response.headers['location']]).toEqual([
       302,
       `https://app.openapi-test.example/auth/sso/error?reason=${reason}`,

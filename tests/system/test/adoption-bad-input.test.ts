@@ -39,9 +39,9 @@ describe('bad input to the adoption endpoints: spec statuses and structured bodi
     expect(response.body).toEqual(errorBody('MILESTONE_NOT_FOUND', { key: 'no_such_step' }));
   });
 
-  it('answers completing an event-detected milestone by hand with 400', async () => {
+  it('answers completing an event-detected milestone by hand with 403', async () => {
     const response = await api.post('/milestones/first_product_created/complete', { evidenceRef: 'x' });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(403);
     expect(response.body).toEqual(errorBody('MILESTONE_NOT_MANUAL'));
   });
 
@@ -69,33 +69,38 @@ describe('bad input to the adoption endpoints: spec statuses and structured bodi
     expect(done.status).toBe(200);
   });
 
-  it('answers a plan with unknown milestone keys or no objectives with 400', async () => {
+  // Unknown keys are a lookup only adoption can make: 404, as completing an unknown milestone is.
+  // The rest is in the document's schema, so the gateway refuses it as such.
+  it('answers a plan with unknown milestone keys with 404, and no objectives or a blank label with 400', async () => {
     const unknown = await api.post(
       '/success-plan',
       plan([{ label: 'Fly', milestoneKeys: ['launch_rocket'] }]),
     );
-    expect(unknown.status).toBe(400);
+    expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual(errorBody('PLAN_UNKNOWN_MILESTONES', { unknownKeys: ['launch_rocket'] }));
     const none = await api.post('/success-plan', plan([]));
     expect(none.status).toBe(400);
-    expect(none.body).toEqual(errorBody('PLAN_NO_OBJECTIVES'));
+    expect(none.body).toEqual(errorBody('VALIDATION_FAILED'));
+    const blank = await api.post('/success-plan', plan([{ ...objective, label: '  ' }]));
+    expect(blank.status).toBe(400);
+    expect(blank.body).toEqual(errorBody('VALIDATION_FAILED'));
     const missing = await api.post('/success-plan', { title: 'Grow', targetDate: FUTURE });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual(errorBody('VALIDATION_FAILED'));
   });
 
-  it('answers a targetDate that is not a timestamp with 400, on create and on renew', async () => {
-    for (const targetDate of ['next spring', '2025-13-45T00:00:00Z', '2099-01-01']) {
+  it('answers a targetDate that is not a future timestamp with 400, on create and on renew', async () => {
+    for (const targetDate of ['next spring', '2025-13-45T00:00:00Z', '2099-01-01', '2001-01-01T00:00:00Z']) {
       const response = await api.post('/success-plan', plan([objective], targetDate));
       expect(response.status).toBe(400);
-      expect(response.body).toEqual(errorBody('INVALID_TARGET_DATE'));
+      expect(response.body).toEqual(errorBody('VALIDATION_FAILED'));
     }
     const created = await api.post('/success-plan', plan([objective]));
     expect(created.status).toBe(201);
     const { id } = (created.body as { data: PlanJson }).data;
     const renew = await api.post('/success-plan/renew', { fromPlanId: id, targetDate: 'soon' });
     expect(renew.status).toBe(400);
-    expect(renew.body).toEqual(errorBody('INVALID_TARGET_DATE'));
+    expect(renew.body).toEqual(errorBody('VALIDATION_FAILED'));
   });
 
   it('answers a second create with 409, and renewing a plan that is not active or not yours with 409 and 404', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTapClient, type BackOffOptions, type RetryEvent, type TapClient } from '@tap/client';
+import { apiUsage } from '@tap/client/examples/api-usage';
 import { recordingTransport, type SentRequest } from './support/client-transport.js';
 import { startProcessStack, type ProcessStack } from './support/process-stack.js';
 
@@ -27,12 +28,15 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
     sent: SentRequest[];
     waits: number[];
     retries: RetryEvent[];
+    clientId: string;
+    clientSecret: string;
   }> {
     const { tenantId, bearer } = await stack.createTenant(name);
     await stack.setTier(tenantId, 'SUPPLIER_PLUS');
-    const owner = createTapClient({ baseUrl: stack.base, auth: { kind: 'none' } });
-    const created = await owner.POST('/api/v1/oauth/clients', {
-      body: { name: 'busy', scopes: ['dpp:read'] },
+    const owner = createTapClient({ baseUrl: `${stack.base}/api/v1`, auth: { kind: 'none' } });
+    const created = await owner.POST('/oauth/clients', {
+      // products:read besides: the README's integration asks for it.
+      body: { name: 'busy', scopes: ['dpp:read', 'products:read'] },
       headers: { authorization: bearer },
     });
     expect(created.response.status).toBe(201);
@@ -41,7 +45,7 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
     const waits: number[] = [];
     const retries: RetryEvent[] = [];
     const tap = createTapClient({
-      baseUrl: stack.base,
+      baseUrl: `${stack.base}/api/v1`,
       auth: { kind: 'clientCredentials', clientId, clientSecret, scopes: ['dpp:read'] },
       fetch: transport.fetch,
       ...(backOff ? { backOff } : {}),
@@ -51,14 +55,12 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
       },
       onRetry: (event) => retries.push(event),
     });
-    return { tap, sent: transport.sent, waits, retries };
+    return { tap, sent: transport.sent, waits, retries, clientId, clientSecret };
   }
 
   async function spendQuota(tap: TapClient): Promise<void> {
     for (let done = 0; done < PER_MINUTE; done += BATCH) {
-      const answers = await Promise.all(
-        Array.from({ length: BATCH }, () => tap.GET('/api/v1/entitlements/usage')),
-      );
+      const answers = await Promise.all(Array.from({ length: BATCH }, () => tap.GET('/entitlements/usage')));
       expect(answers.map((a) => a.response.status)).toEqual(Array(BATCH).fill(200));
     }
   }
@@ -69,7 +71,7 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
     expect(sent.filter((r) => r.path === '/api/v1/oauth/token')).toHaveLength(1);
     const before = sent.length;
 
-    const { error, response } = await tap.GET('/api/v1/entitlements/usage');
+    const { error, response } = await tap.GET('/entitlements/usage');
     expect(response.status).toBe(429);
     expect(error).toMatchObject({ error: 'RATE_LIMIT_EXCEEDED' });
     const retryAfter = Number(response.headers.get('retry-after'));
@@ -96,7 +98,7 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
     const { tap, sent, waits } = await integrator('Impatient Integrator Ltd', { maxDelayMs: 500 });
     await spendQuota(tap);
     const before = sent.length;
-    const { response } = await tap.GET('/api/v1/entitlements/usage');
+    const { response } = await tap.GET('/entitlements/usage');
     expect(response.status).toBe(429);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(sent.length - before).toBe(1);
@@ -107,11 +109,32 @@ describe('@tap/client backs off on 429 (spec: Retry-After, else 1 s doubling, bo
     const { tap, sent, waits } = await integrator('Hasty Integrator Ltd', { maxDelayMs: 61_000 });
     await spendQuota(tap);
     const before = sent.length;
-    const { response } = await tap.POST('/api/v1/entitlements/can', {
+    const { response } = await tap.POST('/entitlements/can', {
       body: { action: 'BULK_UPLOAD', resourceCount: 1 },
     });
     expect(response.status).toBe(429);
     expect(sent.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/entitlements/can']);
     expect(waits).toEqual([]);
+  });
+
+  // packages/client/README.md's integration, run as an integrator would: a read, then the same
+  // read with the minute's quota spent, which the example hands back with its Retry-After.
+  it("runs the README's integration: a read, and a 429 handed back with Retry-After past its 5 s cap", async () => {
+    const { tap, clientId, clientSecret } = await integrator('Readme Integrator Ltd');
+    const base = `${stack.base}/api/v1`;
+    expect(await apiUsage(base, clientId, clientSecret)).toMatchObject({
+      tier: 'SUPPLIER_PLUS',
+      apiRequestsToday: { current: expect.any(Number), limit: expect.any(Number) },
+    });
+    // The rest of the minute's quota (the example's read took one of it).
+    let limitedOnce = false;
+    for (let sent = 0; sent < PER_MINUTE && !limitedOnce; sent += BATCH) {
+      const answers = await Promise.all(Array.from({ length: BATCH }, () => tap.GET('/entitlements/usage')));
+      limitedOnce = answers.some((answer) => answer.response.status === 429);
+    }
+    expect(limitedOnce).toBe(true);
+    const limited = await apiUsage(base, clientId, clientSecret);
+    expect(limited).toEqual({ retryAfterS: expect.any(Number) });
+    expect((limited as { retryAfterS: number }).retryAfterS).toBeGreaterThan(5);
   });
 });

@@ -38,13 +38,13 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
       const transport = recordingTransport();
       let now = Date.now();
       const tap = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: { kind: 'clientCredentials', clientId, clientSecret, scopes: ['dpp:read'] },
         fetch: transport.fetch,
         now: () => now,
       });
       for (let i = 0; i < 3; i += 1) {
-        const { response } = await tap.GET('/api/v1/entitlements/usage');
+        const { response } = await tap.GET('/entitlements/usage');
         expect(response.status).toBe(200);
       }
       const tokenRequests = () => sentTo(transport.sent, '/api/v1/oauth/token');
@@ -55,10 +55,10 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
 
       // 14 minutes on (the token lives 15): still cached; past the last minute: a new one.
       now += 13 * 60_000;
-      expect((await tap.GET('/api/v1/entitlements/usage')).response.status).toBe(200);
+      expect((await tap.GET('/entitlements/usage')).response.status).toBe(200);
       expect(tokenRequests()).toHaveLength(1);
       now += 60_000 + 1;
-      expect((await tap.GET('/api/v1/entitlements/usage')).response.status).toBe(200);
+      expect((await tap.GET('/entitlements/usage')).response.status).toBe(200);
       expect(tokenRequests()).toHaveLength(2);
       const bearers = sentTo(transport.sent, '/api/v1/entitlements/usage').map((r) =>
         r.headers.get('authorization'),
@@ -71,7 +71,7 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
       const { clientSecret: anotherClientsSecret } = await fx.oauthClient(owner.tenantId, ['dpp:read']);
       const transport = recordingTransport();
       const tap = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: {
           kind: 'clientCredentials',
           clientId,
@@ -80,7 +80,7 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
         },
         fetch: transport.fetch,
       });
-      const failure = await tap.GET('/api/v1/entitlements/usage').catch((error: unknown) => error);
+      const failure = await tap.GET('/entitlements/usage').catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(TapClientError);
       expect(failure).toMatchObject({ code: 'TOKEN_REQUEST_FAILED', status: 401 });
       expect(transport.sent.map((r) => r.path)).toEqual(['/api/v1/oauth/token']);
@@ -89,18 +89,18 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
       const { clientId, clientSecret } = await fx.oauthClient(owner.tenantId, ['dpp:read']);
       const transport = recordingTransport();
       const tap = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: { kind: 'clientCredentials', clientId, clientSecret, scopes: ['dpp:read'] },
         fetch: transport.fetch,
       });
-      expect((await tap.GET('/api/v1/tenant')).response.status).toBe(200);
+      expect((await tap.GET('/tenant')).response.status).toBe(200);
       const session = await fx.signIn(owner);
       const deleted = await system.http('DELETE', `/api/v1/oauth/clients/${clientId}`, {
         headers: { authorization: `Bearer ${session.accessToken}` },
       });
       expect(deleted.status).toBe(204);
       const before = transport.sent.length;
-      const failure = await tap.GET('/api/v1/tenant').catch((error: unknown) => error);
+      const failure = await tap.GET('/tenant').catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: 'TOKEN_REQUEST_FAILED', status: 401 });
       expect(transport.sent.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
         'GET /api/v1/tenant',
@@ -115,7 +115,7 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
       const transport = recordingTransport();
       const rotated: UserTokens[] = [];
       const tap = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: {
           kind: 'userTokens',
           tokens: { accessToken: await expiredOwnerToken(), refreshToken: session.refreshToken },
@@ -123,7 +123,7 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
         },
         fetch: transport.fetch,
       });
-      const { data, response } = await tap.GET('/api/v1/tenant');
+      const { data, response } = await tap.GET('/tenant');
       expect(response.status).toBe(200);
       expect(data?.data).toMatchObject({ id: owner.tenantId });
       expect(transport.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -140,14 +140,14 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
       const session = await fx.signIn(owner);
       const transport = recordingTransport();
       const tap = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: {
           kind: 'userTokens',
           tokens: { accessToken: await expiredOwnerToken(), refreshToken: session.refreshToken },
         },
         fetch: transport.fetch,
       });
-      const answers = await Promise.all(Array.from({ length: 5 }, () => tap.GET('/api/v1/tenant')));
+      const answers = await Promise.all(Array.from({ length: 5 }, () => tap.GET('/tenant')));
       expect(answers.map((a) => a.response.status)).toEqual([200, 200, 200, 200, 200]);
       expect(sentTo(transport.sent, '/api/v1/auth/refresh')).toHaveLength(1);
     });
@@ -156,7 +156,7 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
       const transport = recordingTransport();
       let ended = 0;
       const tap = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: {
           kind: 'userTokens',
           tokens: {
@@ -167,12 +167,12 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
         },
         fetch: transport.fetch,
       });
-      const { error, response } = await tap.GET('/api/v1/tenant');
+      const { error, response } = await tap.GET('/tenant');
       expect(response.status).toBe(401);
       expect(error).toMatchObject({ error: 'invalid_token' });
       expect(sentTo(transport.sent, '/api/v1/auth/refresh')).toHaveLength(1);
       expect(ended).toBe(1);
-      const next = await tap.GET('/api/v1/tenant').catch((e: unknown) => e);
+      const next = await tap.GET('/tenant').catch((e: unknown) => e);
       expect(next).toMatchObject({ code: 'SESSION_EXPIRED' });
       expect(transport.sent).toHaveLength(2);
     });
@@ -180,11 +180,11 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
     it('a wrong password at /auth/login is a 401 to hand back, not a reason to refresh', async () => {
       const transport = recordingTransport(nextAddress());
       const tap = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: { kind: 'none' },
         fetch: transport.fetch,
       });
-      const { response } = await tap.POST('/api/v1/auth/login', {
+      const { response } = await tap.POST('/auth/login', {
         body: { email: owner.email, password: 'not the password' },
       });
       expect(response.status).toBe(401);
@@ -196,11 +196,11 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
     const signedInBrowser = async () => {
       const browser = browserTransport(nextAddress());
       const tap = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: { kind: 'browserSession', csrfToken: browser.csrfToken },
         fetch: browser.fetch,
       });
-      const { response } = await tap.POST('/api/v1/auth/v2/login', {
+      const { response } = await tap.POST('/auth/v2/login', {
         body: { email: owner.email, password: owner.password },
       });
       expect(response.status).toBe(200);
@@ -210,8 +210,8 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
 
     it('sends X-CSRF-Token from the svc_csrf cookie on state-changing calls, not on reads', async () => {
       const { browser, tap } = await signedInBrowser();
-      expect((await tap.GET('/api/v1/oauth/clients')).response.status).toBe(200);
-      const created = await tap.POST('/api/v1/oauth/clients', {
+      expect((await tap.GET('/oauth/clients')).response.status).toBe(200);
+      const created = await tap.POST('/oauth/clients', {
         body: { name: 'console-made', scopes: ['dpp:read'] },
       });
       expect(created.response.status).toBe(201);
@@ -226,11 +226,11 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
     it('without the CSRF copy the gateway refuses the write (the header is what lets it through)', async () => {
       const { browser } = await signedInBrowser();
       const noCsrf = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: { kind: 'browserSession', csrfToken: () => undefined },
         fetch: browser.fetch,
       });
-      const { response } = await noCsrf.POST('/api/v1/oauth/clients', {
+      const { response } = await noCsrf.POST('/oauth/clients', {
         body: { name: 'forged', scopes: ['dpp:read'] },
       });
       expect(response.status).toBe(403);
@@ -242,7 +242,7 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
       browser.jar.set('svc_session', await expiredOwnerToken(), session.path);
       const csrfBefore = browser.csrfToken();
       const sentBefore = browser.sent.length;
-      const { response } = await tap.POST('/api/v1/oauth/clients', {
+      const { response } = await tap.POST('/oauth/clients', {
         body: { name: 'after-refresh', scopes: ['dpp:read'] },
       });
       expect(response.status).toBe(201);
@@ -264,14 +264,14 @@ describe('@tap/client credentials (spec: "Token handling rules")', () => {
       const { browser } = await signedInBrowser();
       let ended = 0;
       const tap = createTapClient({
-        baseUrl: system.baseUrl,
+        baseUrl: `${system.baseUrl}/api/v1`,
         auth: { kind: 'browserSession', csrfToken: browser.csrfToken, onSessionExpired: () => (ended += 1) },
         fetch: browser.fetch,
       });
       browser.jar.delete('svc_session');
       browser.jar.delete('svc_refresh');
       const sentBefore = browser.sent.length;
-      const { response } = await tap.GET('/api/v1/tenant');
+      const { response } = await tap.GET('/tenant');
       expect(response.status).toBe(401);
       expect(browser.sent.slice(sentBefore).map((r) => r.path)).toEqual([
         '/api/v1/tenant',

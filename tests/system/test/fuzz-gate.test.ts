@@ -14,20 +14,14 @@ const ALL_SCOPES = [
   'dpp:read',
 ];
 const SERVICES: readonly ServiceName[] = ['identity', 'entitlements', 'adoption', 'notifications', 'gateway'];
-/** Per auth mode; three runs stay near three minutes. */
-const RUN_BUDGET_S = 60;
-/** A shorter budget when told (FUZZ_BUDGET_S), for reproducing a failure; never longer. */
-const BUDGET_S = Math.min(RUN_BUDGET_S, Number(process.env['FUZZ_BUDGET_S'] ?? RUN_BUDGET_S) || RUN_BUDGET_S);
-const MIN_REQUESTS = 3_000;
+/** Generated examples per operation (issue #25 asks for at least 150). */
+const MAX_EXAMPLES = 150;
+/** A run that has not ended by then is killed and fails the gate (a hang, not a slow machine). */
+const KILL_AFTER_S = 15 * 60;
 /** Fixed per mode so a failure reproduces with the same seed (`st run --seed`). */
-const SEEDS = { none: 1101, client: 2202, owner: 3303, 'owner-logout': 4404 } as const;
+const SEEDS = { client: 2202, owner: 3303, 'owner-logout': 4404 } as const;
 /** Logout ends the owner's session: it gets a run of its own, with a token of its own. */
 const LOGOUT = ['--include-operation-id', 'logout'];
-/**
- * One operation: it ends well before this when the machine is idle. 5 s was too little when
- * other work shared the two cores (the coverage phase alone took 13 s and nothing was sent).
- */
-const LOGOUT_BUDGET_S = 20;
 
 let stack: ProcessStack;
 /** Identity mails invitations (and magic links) here: inviting without mail would be a 503. */
@@ -103,7 +97,7 @@ async function ready(name: ServiceName): Promise<boolean> {
 
 describe('the fuzz gate', () => {
   it(
-    'answers >= 3,000 generated requests without a 5xx or a contract breach, and no service restarts',
+    'passes every schemathesis check at 150 examples per operation in each auth mode, and no service restarts',
     async () => {
       const documented = await documentedOperations();
       expect(documented).toEqual(expect.arrayContaining(['startSso', 'finishSso']));
@@ -145,25 +139,32 @@ describe('the fuzz gate', () => {
       );
       const pids = Object.fromEntries(SERVICES.map((name) => [name, stack.process(name).child.pid]));
       // The owner's POST /auth/logout would end the session the rest of its run needs: it is
-      // fuzzed with the owner in a short run of its own (and in full without and with the client).
-      const modes: Array<[keyof typeof SEEDS, Record<string, string>, number, string[]]> = [
-        ['none', {}, BUDGET_S, []],
-        ['client', { authorization: client }, BUDGET_S, []],
-        ['owner', { authorization: owner }, BUDGET_S, ['--exclude-operation-id', 'logout']],
-        ['owner-logout', { authorization: ownerToLogOut }, LOGOUT_BUDGET_S, LOGOUT],
+      // fuzzed with the owner in a run of its own (and with the client, whose token has no session).
+      // No run without credentials: every run's ignored_auth check sends each operation without
+      // them too, and public operations are fuzzed in every run.
+      const modes: Array<[keyof typeof SEEDS, Record<string, string>, string[]]> = [
+        ['client', { Authorization: client }, []],
+        ['owner', { Authorization: owner }, ['--exclude-operation-id', 'logout']],
+        ['owner-logout', { Authorization: ownerToLogOut }, LOGOUT],
       ];
       const runs: Array<[string, FuzzRun]> = [];
-      for (const [mode, headers, maxTimeS, extraArgs] of modes) {
-        runs.push([
-          mode,
-          await runSchemathesis({ base: stack.base, headers, maxTimeS, seed: SEEDS[mode], extraArgs }),
-        ]);
+      const started = Date.now();
+      for (const [mode, headers, extraArgs] of modes) {
+        const run = await runSchemathesis({
+          base: stack.base,
+          headers,
+          maxExamples: MAX_EXAMPLES,
+          killAfterS: KILL_AFTER_S,
+          seed: SEEDS[mode],
+          extraArgs,
+        });
+        runs.push([mode, run]);
       }
       const total = runs.reduce((sum, [, run]) => sum + run.requests, 0);
       const failures = runs.flatMap(([mode, run]) => run.failures.map((f) => `${mode}: ${f}`));
       // One line for the log: how much each mode sent and what failed.
       console.log(
-        `fuzz gate: ${runs.map(([mode, run]) => `${mode} ${run.requests} requests (${run.operations.tested}/${run.operations.selected} operations)`).join(', ')}; total ${total}; failures ${failures.length}`,
+        `fuzz gate: ${runs.map(([mode, run]) => `${mode} ${run.requests} requests (${run.operations.tested}/${run.operations.selected} operations)`).join(', ')}; total ${total}; failures ${failures.length}; ${Math.round((Date.now() - started) / 1_000)} s`,
       );
       if (failures.length > 0) {
         console.log(`fuzz gate reports: ${runs.map(([mode, run]) => `${mode} ${run.dir}`).join(', ')}`);
@@ -180,18 +181,20 @@ describe('the fuzz gate', () => {
       }
       const selected = Object.fromEntries(runs.map(([mode, run]) => [mode, run.operations.selected]));
       // Every operation with the owner's token too: the two owner runs split them between them.
-      expect(selected['owner']! + selected['owner-logout']!).toBe(selected['none']);
+      expect(selected['owner']! + selected['owner-logout']!).toBe(selected['client']);
       expect(selected['owner-logout']).toBe(1);
       // Nothing of the document is left out, the SSO redirects included. Schemathesis leaves out
       // the one operation that serves the document it loaded (GET /api/v1/openapi.json).
-      expect(selected['none']).toBe(documented.filter((id) => id !== 'getOpenApiDocument').length);
-      if (BUDGET_S === RUN_BUDGET_S) expect(total).toBeGreaterThanOrEqual(MIN_REQUESTS);
+      expect(selected['client']).toBe(documented.filter((id) => id !== 'getOpenApiDocument').length);
+      // Schemathesis generates up to MAX_EXAMPLES per operation and phase; an operation with no
+      // input to vary (GET /tenant) has fewer distinct cases, so the floor is on the average.
+      expect(total).toBeGreaterThanOrEqual(MAX_EXAMPLES * selected['client']!);
       for (const name of SERVICES) {
         const service = stack.process(name);
         expect([name, service.child.pid, service.child.exitCode]).toEqual([name, pids[name], null]);
         expect([name, await ready(name)]).toEqual([name, true]);
       }
     },
-    15 * 60_000,
+    4 * KILL_AFTER_S * 1_000,
   );
 });

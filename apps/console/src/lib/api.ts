@@ -13,7 +13,7 @@ import { browserSession, cookieValue, createTapFetch, CSRF_COOKIE } from '@tap/c
 
 export const API_BASE = '/api/v1';
 
-const tapFetch = createTapFetch({ baseUrl: '', auth: browserSession() });
+const tapFetch = createTapFetch({ baseUrl: API_BASE, auth: browserSession() });
 
 /** A refusal the pages branch on by `code` (UPPER_SNAKE or OAuth-style), never by message text. */
 export class ApiError extends Error {

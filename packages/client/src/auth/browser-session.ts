@@ -45,7 +45,7 @@ export function browserSession(options: BrowserSessionOptions = {}): AuthStrateg
   };
 
   const refresh = singleFlight(async (context: AuthContext): Promise<boolean> => {
-    const request = new Request(`${context.baseUrl}/api/v1/auth/v2/refresh`, {
+    const request = new Request(`${context.baseUrl}/auth/v2/refresh`, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { accept: 'application/json' },

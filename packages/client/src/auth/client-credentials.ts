@@ -46,7 +46,7 @@ export function clientCredentials(options: ClientCredentialsOptions): AuthStrate
     });
     if (options.scopes.length > 0) body.set('scope', options.scopes.join(' '));
     const response = await context.send(
-      new Request(`${context.baseUrl}/api/v1/oauth/token`, {
+      new Request(`${context.baseUrl}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body,

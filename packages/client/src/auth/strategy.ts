@@ -1,6 +1,6 @@
 /** What an auth mode needs from the client: a raw send (429 back-off, no auth) and the clock. */
 export interface AuthContext {
-  /** The gateway's origin (`''` in a browser: same origin). */
+  /** The API's base URL, `/api/v1` included (`/api/v1` alone in a browser: same origin). */
   readonly baseUrl: string;
   /** Sends a request without credentials of this strategy, backing off on 429. */
   send(request: Request): Promise<Response>;

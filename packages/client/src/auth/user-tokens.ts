@@ -33,7 +33,7 @@ export function userTokens(options: UserTokensOptions): AuthStrategy {
   const refresh = singleFlight(async (context: AuthContext): Promise<boolean> => {
     if (expired) return false;
     const response = await context.send(
-      new Request(`${context.baseUrl}/api/v1/auth/refresh`, {
+      new Request(`${context.baseUrl}/auth/refresh`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ refreshToken: tokens.refreshToken }),

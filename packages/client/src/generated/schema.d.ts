@@ -4,41 +4,7 @@
  */
 
 export interface paths {
-    "/healthz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The process is alive */
-        get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/readyz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The services and Redis answer (503 while not ready) */
-        get: operations["getReadiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/openapi.json": {
+    "/openapi.json": {
         parameters: {
             query?: never;
             header?: never;
@@ -55,7 +21,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant": {
+    "/tenant": {
         parameters: {
             query?: never;
             header?: never;
@@ -72,7 +38,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/state": {
+    "/tenant/adoption/state": {
         parameters: {
             query?: never;
             header?: never;
@@ -89,7 +55,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/milestones/{key}/complete": {
+    "/tenant/adoption/milestones/{key}/complete": {
         parameters: {
             query?: never;
             header?: never;
@@ -106,7 +72,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/next-best-action": {
+    "/tenant/adoption/next-best-action": {
         parameters: {
             query?: never;
             header?: never;
@@ -123,7 +89,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/coverage": {
+    "/tenant/adoption/coverage": {
         parameters: {
             query?: never;
             header?: never;
@@ -140,7 +106,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/risk-signals": {
+    "/tenant/adoption/risk-signals": {
         parameters: {
             query?: never;
             header?: never;
@@ -157,7 +123,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/health-explanation": {
+    "/tenant/adoption/health-explanation": {
         parameters: {
             query?: never;
             header?: never;
@@ -174,7 +140,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/success-plan": {
+    "/tenant/adoption/success-plan": {
         parameters: {
             query?: never;
             header?: never;
@@ -192,7 +158,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/adoption/success-plan/renew": {
+    "/tenant/adoption/success-plan/renew": {
         parameters: {
             query?: never;
             header?: never;
@@ -209,7 +175,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/entitlements/usage": {
+    "/entitlements/usage": {
         parameters: {
             query?: never;
             header?: never;
@@ -226,7 +192,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/entitlements/can": {
+    "/entitlements/can": {
         parameters: {
             query?: never;
             header?: never;
@@ -243,7 +209,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/entitlements/upgrade-context": {
+    "/entitlements/upgrade-context": {
         parameters: {
             query?: never;
             header?: never;
@@ -260,7 +226,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/entitlements/usage/history": {
+    "/entitlements/usage/history": {
         parameters: {
             query?: never;
             header?: never;
@@ -277,7 +243,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/webhooks": {
+    "/tenant/webhooks": {
         parameters: {
             query?: never;
             header?: never;
@@ -295,7 +261,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/webhooks/{id}": {
+    "/tenant/webhooks/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -314,7 +280,7 @@ export interface paths {
         patch: operations["updateWebhook"];
         trace?: never;
     };
-    "/api/v1/tenant/webhooks/{id}/rotate-secret": {
+    "/tenant/webhooks/{id}/rotate-secret": {
         parameters: {
             query?: never;
             header?: never;
@@ -331,7 +297,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/webhooks/{id}/test": {
+    "/tenant/webhooks/{id}/test": {
         parameters: {
             query?: never;
             header?: never;
@@ -348,7 +314,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/webhooks/{id}/deliveries": {
+    "/tenant/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -365,7 +331,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/webhooks/deliveries/{deliveryId}/attempts": {
+    "/tenant/webhooks/deliveries/{deliveryId}/attempts": {
         parameters: {
             query?: never;
             header?: never;
@@ -382,7 +348,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/webhooks/deliveries/{deliveryId}/replay": {
+    "/tenant/webhooks/deliveries/{deliveryId}/replay": {
         parameters: {
             query?: never;
             header?: never;
@@ -399,7 +365,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/events": {
+    "/tenant/events": {
         parameters: {
             query?: never;
             header?: never;
@@ -416,7 +382,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/audit-events": {
+    "/tenant/audit-events": {
         parameters: {
             query?: never;
             header?: never;
@@ -433,7 +399,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/oauth/token": {
+    "/oauth/token": {
         parameters: {
             query?: never;
             header?: never;
@@ -450,7 +416,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/login": {
+    "/auth/login": {
         parameters: {
             query?: never;
             header?: never;
@@ -467,7 +433,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/refresh": {
+    "/auth/refresh": {
         parameters: {
             query?: never;
             header?: never;
@@ -484,7 +450,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/logout": {
+    "/auth/logout": {
         parameters: {
             query?: never;
             header?: never;
@@ -501,7 +467,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/login": {
+    "/auth/v2/login": {
         parameters: {
             query?: never;
             header?: never;
@@ -518,7 +484,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/refresh": {
+    "/auth/v2/refresh": {
         parameters: {
             query?: never;
             header?: never;
@@ -535,7 +501,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/logout": {
+    "/auth/v2/logout": {
         parameters: {
             query?: never;
             header?: never;
@@ -552,7 +518,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/magic-link/request": {
+    "/auth/v2/magic-link/request": {
         parameters: {
             query?: never;
             header?: never;
@@ -569,7 +535,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/signup": {
+    "/auth/v2/signup": {
         parameters: {
             query?: never;
             header?: never;
@@ -586,7 +552,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/magic-link/redeem": {
+    "/auth/v2/magic-link/redeem": {
         parameters: {
             query?: never;
             header?: never;
@@ -603,7 +569,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/invitations/inspect": {
+    "/auth/v2/invitations/inspect": {
         parameters: {
             query?: never;
             header?: never;
@@ -620,7 +586,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/invitations/accept": {
+    "/auth/v2/invitations/accept": {
         parameters: {
             query?: never;
             header?: never;
@@ -637,7 +603,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/sso/{provider}/start": {
+    "/auth/v2/sso/{provider}/start": {
         parameters: {
             query?: never;
             header?: never;
@@ -654,7 +620,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/v2/sso/{provider}/callback": {
+    "/auth/v2/sso/{provider}/callback": {
         parameters: {
             query?: never;
             header?: never;
@@ -671,7 +637,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/join-requests": {
+    "/tenant/join-requests": {
         parameters: {
             query?: never;
             header?: never;
@@ -688,7 +654,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/join-requests/{id}/approve": {
+    "/tenant/join-requests/{id}/approve": {
         parameters: {
             query?: never;
             header?: never;
@@ -705,7 +671,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/members": {
+    "/tenant/members": {
         parameters: {
             query?: never;
             header?: never;
@@ -722,7 +688,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/members/{userId}": {
+    "/tenant/members/{userId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -739,7 +705,7 @@ export interface paths {
         patch: operations["changeMemberRole"];
         trace?: never;
     };
-    "/api/v1/tenant/members/{userId}/deactivate": {
+    "/tenant/members/{userId}/deactivate": {
         parameters: {
             query?: never;
             header?: never;
@@ -756,7 +722,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/members/{userId}/reactivate": {
+    "/tenant/members/{userId}/reactivate": {
         parameters: {
             query?: never;
             header?: never;
@@ -773,7 +739,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/join-requests/{id}/reject": {
+    "/tenant/join-requests/{id}/reject": {
         parameters: {
             query?: never;
             header?: never;
@@ -790,7 +756,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/invitations": {
+    "/tenant/invitations": {
         parameters: {
             query?: never;
             header?: never;
@@ -808,7 +774,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/invitations/{id}": {
+    "/tenant/invitations/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -825,7 +791,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/sessions": {
+    "/auth/sessions": {
         parameters: {
             query?: never;
             header?: never;
@@ -842,7 +808,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/sessions/{id}": {
+    "/auth/sessions/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -859,7 +825,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/sessions/revoke-others": {
+    "/auth/sessions/revoke-others": {
         parameters: {
             query?: never;
             header?: never;
@@ -876,7 +842,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/tenant/members/{userId}/sessions": {
+    "/tenant/members/{userId}/sessions": {
         parameters: {
             query?: never;
             header?: never;
@@ -893,7 +859,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/oauth/clients": {
+    "/oauth/clients": {
         parameters: {
             query?: never;
             header?: never;
@@ -911,7 +877,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/oauth/clients/{clientId}": {
+    "/oauth/clients/{clientId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -928,7 +894,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/oauth/clients/{clientId}/rotate": {
+    "/oauth/clients/{clientId}/rotate": {
         parameters: {
             query?: never;
             header?: never;
@@ -957,61 +923,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getHealth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Alive */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: string;
-                    };
-                };
-            };
-        };
-    };
-    getReadiness: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ready */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: string;
-                    };
-                };
-            };
-            /** @description Not ready: a dependency does not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: string;
-                    };
-                };
-            };
-        };
-    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -1274,38 +1185,49 @@ export interface operations {
                         success: true;
                         data: {
                             companyId: string;
-                            currentMaturityRung: string;
-                            pathProfile: string;
+                            /** @enum {string} */
+                            currentMaturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
+                            /** @enum {string} */
+                            pathProfile: "SUPPLIER" | "SVC";
                             healthScore: number | null;
-                            healthBand: string;
+                            /** @enum {string} */
+                            healthBand: "ONBOARDING" | "HEALTHY" | "AT_RISK" | "DRIFTING";
                             networkDensity: number;
                             lastRecomputedAt: string;
                             version: number;
                             milestones: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1498,7 +1420,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example first_product_created */
+                /** @example kickoff_call_held */
                 key: string;
             };
             cookie?: never;
@@ -1537,38 +1459,49 @@ export interface operations {
                         success: true;
                         data: {
                             companyId: string;
-                            currentMaturityRung: string;
-                            pathProfile: string;
+                            /** @enum {string} */
+                            currentMaturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
+                            /** @enum {string} */
+                            pathProfile: "SUPPLIER" | "SVC";
                             healthScore: number | null;
-                            healthBand: string;
+                            /** @enum {string} */
+                            healthBand: "ONBOARDING" | "HEALTHY" | "AT_RISK" | "DRIFTING";
                             networkDensity: number;
                             lastRecomputedAt: string;
                             version: number;
                             milestones: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1836,32 +1769,41 @@ export interface operations {
                         success: true;
                         data: {
                             companyId: string;
-                            currentMaturityRung: string;
+                            /** @enum {string} */
+                            currentMaturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
                             nextBestAction: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1874,28 +1816,36 @@ export interface operations {
                             available: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1906,28 +1856,36 @@ export interface operations {
                             locked: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -1936,15 +1894,19 @@ export interface operations {
                                 } | null;
                             }[];
                             nextUpgradePrompt: {
-                                capability: string;
-                                frictionType: string;
+                                /** @enum {string} */
+                                capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                /** @enum {string} */
+                                frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                 upgradeAvailable: boolean;
                                 currentTier: {
-                                    code: string;
+                                    /** @enum {string} */
+                                    code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                     name: string;
                                 };
                                 targetTier?: {
-                                    code: string;
+                                    /** @enum {string} */
+                                    code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                     name: string;
                                 };
                                 headline: string;
@@ -2378,9 +2340,12 @@ export interface operations {
                         data: {
                             signals: {
                                 id: string;
-                                kind: string;
-                                severity: string;
-                                resolution: string;
+                                /** @enum {string} */
+                                kind: "INVITATION_UNACCEPTED" | "POLICY_UNVIEWED" | "INTEGRATION_FAILING" | "DATA_STALE" | "CASCADE_STALLED" | "REQUEST_UNANSWERED";
+                                /** @enum {string} */
+                                severity: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                                /** @enum {string} */
+                                resolution: "OPEN" | "AUTO_NUDGED" | "REO_PROMPTED" | "ESCALATED" | "RESOLVED";
                                 escalatedToHuman: boolean;
                                 subjectRef: {
                                     [key: string]: string;
@@ -2600,9 +2565,11 @@ export interface operations {
                             healthModelVersion: number;
                             asOf: string;
                             healthScore: number | null;
-                            healthBand: string;
+                            /** @enum {string} */
+                            healthBand: "ONBOARDING" | "HEALTHY" | "AT_RISK" | "DRIFTING";
                             bandReason: string;
-                            maturityRung: string;
+                            /** @enum {string} */
+                            maturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
                             rungReason: string;
                             networkDensity: number;
                             components: {
@@ -2826,7 +2793,8 @@ export interface operations {
                             id: string;
                             title: string;
                             targetDate: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "RENEWED";
                             renewedFromId: string | null;
                             objectives: {
                                 label: string;
@@ -3041,6 +3009,10 @@ export interface operations {
                  */
                 "application/json": {
                     title: string;
+                    /**
+                     * Format: future-date-time
+                     * @description An RFC 3339 date-time with its zone, later than now
+                     */
                     targetDate: string;
                     objectives: {
                         label: string;
@@ -3072,7 +3044,8 @@ export interface operations {
                             id: string;
                             title: string;
                             targetDate: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "RENEWED";
                             renewedFromId: string | null;
                             objectives: {
                                 label: string;
@@ -3331,6 +3304,10 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     fromPlanId: string;
+                    /**
+                     * Format: future-date-time
+                     * @description An RFC 3339 date-time with its zone, later than now
+                     */
                     targetDate?: string;
                 };
             };
@@ -3355,38 +3332,49 @@ export interface operations {
                         success: true;
                         data: {
                             companyId: string;
-                            currentMaturityRung: string;
-                            pathProfile: string;
+                            /** @enum {string} */
+                            currentMaturityRung: "ONBOARDED" | "CONNECTED" | "EXCHANGING" | "TRACED" | "STRATEGIC";
+                            /** @enum {string} */
+                            pathProfile: "SUPPLIER" | "SVC";
                             healthScore: number | null;
-                            healthBand: string;
+                            /** @enum {string} */
+                            healthBand: "ONBOARDING" | "HEALTHY" | "AT_RISK" | "DRIFTING";
                             networkDensity: number;
                             lastRecomputedAt: string;
                             version: number;
                             milestones: {
                                 key: string;
                                 chapter: number;
-                                internalStage: string;
-                                status: string;
-                                completionMode: string;
+                                /** @enum {string} */
+                                internalStage: "SETUP" | "TEAM" | "ACTIVATION" | "CONNECTION" | "EXCHANGE" | "AUTOMATION" | "TRACEABILITY" | "COMPLIANCE" | "EXPANSION";
+                                /** @enum {string} */
+                                status: "LOCKED" | "AVAILABLE" | "IN_PROGRESS" | "DONE" | "NOT_APPLICABLE";
+                                /** @enum {string} */
+                                completionMode: "EVENT_DETECTED" | "MANUAL";
                                 triggerEvent: string;
                                 dependsOn: string[];
                                 displayOrder: number;
-                                requiredCapability: string | null;
+                                /** @enum {string|null} */
+                                requiredCapability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | null;
                                 paidTeaser: boolean;
                                 lockedReasons: {
                                     unmetDependencyKey: string;
                                 }[];
                                 completedAt: string | null;
                                 upgradeContext: {
-                                    capability: string;
-                                    frictionType: string;
+                                    /** @enum {string} */
+                                    capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                    /** @enum {string} */
+                                    frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                                     upgradeAvailable: boolean;
                                     currentTier: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     targetTier?: {
-                                        code: string;
+                                        /** @enum {string} */
+                                        code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                         name: string;
                                     };
                                     headline: string;
@@ -3654,7 +3642,8 @@ export interface operations {
                         success: true;
                         data: {
                             tier: {
-                                code: string;
+                                /** @enum {string} */
+                                code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 name: string;
                             };
                             limits: {
@@ -3672,8 +3661,10 @@ export interface operations {
                                 };
                             };
                             warnings: {
-                                limit: string;
-                                level: string;
+                                /** @enum {string} */
+                                limit: "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                                /** @enum {string} */
+                                level: "APPROACHING" | "REACHED";
                                 current: number;
                                 max: number;
                                 percentUsed: number;
@@ -3875,7 +3866,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    action: string;
+                    /** @enum {string} */
+                    action: "BULK_UPLOAD" | "CREATE_PRODUCT" | "CREATE_CONNECTION" | "INVITE_USER" | "TRACE_PRODUCT";
                     resourceCount: number;
                 };
             };
@@ -3900,9 +3892,11 @@ export interface operations {
                         success: true;
                         data: {
                             allowed: boolean;
-                            reason: string | null;
+                            /** @enum {string|null} */
+                            reason: "LIMIT_EXCEEDED" | "CAPABILITY_NOT_IN_TIER" | null;
                             details?: {
-                                limit: string;
+                                /** @enum {string} */
+                                limit: "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH";
                                 current: number;
                                 requested: number;
                                 available: number;
@@ -4142,8 +4136,11 @@ export interface operations {
     getUpgradeContext: {
         parameters: {
             query: {
-                /** @example EXPECTED_DATA_SETS */
-                capability: string;
+                /**
+                 * @description A capability, limit or rate-limit key
+                 * @example EXPECTED_DATA_SETS
+                 */
+                capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
             };
             header?: never;
             path?: never;
@@ -4169,15 +4166,19 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            capability: string;
-                            frictionType: string;
+                            /** @enum {string} */
+                            capability: "API_ACCESS" | "BULK_UPLOAD" | "TRACEABILITY" | "DIGITAL_PRODUCT_PASSPORTS" | "EXPECTED_DATA_SETS" | "SUPPLIER_CASCADE" | "NETWORK_ANALYTICS" | "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY" | "API_REQUESTS_MINUTE";
+                            /** @enum {string} */
+                            frictionType: "CAPABILITY" | "LIMIT" | "RATE_LIMIT";
                             upgradeAvailable: boolean;
                             currentTier: {
-                                code: string;
+                                /** @enum {string} */
+                                code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 name: string;
                             };
                             targetTier?: {
-                                code: string;
+                                /** @enum {string} */
+                                code: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 name: string;
                             };
                             headline: string;
@@ -4416,8 +4417,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            key: string;
-                            granularity: string;
+                            /** @enum {string} */
+                            key: "MAX_ACTIVE_PRODUCTS" | "MAX_CONNECTIONS" | "MAX_USERS" | "MAX_TRACED_PRODUCTS" | "BULK_UPLOAD_ROWS_MONTH" | "API_REQUESTS_DAY";
+                            /** @enum {string} */
+                            granularity: "day" | "month";
                             /** @description The first day covered (YYYY-MM-DD) */
                             from: string;
                             /** @description The last day covered (YYYY-MM-DD) */
@@ -4852,7 +4855,7 @@ export interface operations {
                 "application/json": {
                     /** @description An absolute https URL whose host resolves to a public address */
                     url: string;
-                    types: ("milestone.completed" | "adoption.rung_changed" | "adoption.health_band_changed" | "risk_signal.opened" | "risk_signal.escalated" | "risk_signal.resolved" | "usage.threshold_reached" | "usage.threshold_cleared" | "tier.changed" | "member.joined" | "member.deactivated" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted")[];
+                    types: ("milestone.completed" | "adoption.rung_changed" | "adoption.health_band_changed" | "risk_signal.opened" | "risk_signal.escalated" | "risk_signal.resolved" | "usage.threshold_reached" | "usage.threshold_cleared" | "tier.changed" | "member.joined" | "member.deactivated" | "member.role_changed" | "member.reactivated" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted")[];
                     /** @description Default true */
                     enabled?: boolean;
                 };
@@ -5630,7 +5633,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    types?: ("milestone.completed" | "adoption.rung_changed" | "adoption.health_band_changed" | "risk_signal.opened" | "risk_signal.escalated" | "risk_signal.resolved" | "usage.threshold_reached" | "usage.threshold_cleared" | "tier.changed" | "member.joined" | "member.deactivated" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted")[];
+                    types?: ("milestone.completed" | "adoption.rung_changed" | "adoption.health_band_changed" | "risk_signal.opened" | "risk_signal.escalated" | "risk_signal.resolved" | "usage.threshold_reached" | "usage.threshold_cleared" | "tier.changed" | "member.joined" | "member.deactivated" | "member.role_changed" | "member.reactivated" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted")[];
                     enabled?: boolean;
                 };
             };
@@ -7901,7 +7904,8 @@ export interface operations {
                             user: {
                                 id: string;
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                             };
                         };
                     };
@@ -8402,7 +8406,8 @@ export interface operations {
                             user: {
                                 id: string;
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                                 firstName: string;
                                 lastName: string;
                                 tenantId: string;
@@ -8410,7 +8415,8 @@ export interface operations {
                                     id: string;
                                     name: string;
                                     slug: string;
-                                    subscriptionTier: string;
+                                    /** @enum {string} */
+                                    subscriptionTier: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 };
                             };
                         };
@@ -9785,7 +9791,8 @@ export interface operations {
                             user: {
                                 id: string;
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                                 firstName: string;
                                 lastName: string;
                                 tenantId: string;
@@ -9793,7 +9800,8 @@ export interface operations {
                                     id: string;
                                     name: string;
                                     slug: string;
-                                    subscriptionTier: string;
+                                    /** @enum {string} */
+                                    subscriptionTier: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 };
                             };
                             tenantProvisioned: boolean;
@@ -10085,7 +10093,8 @@ export interface operations {
                         data: {
                             invitation: {
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                                 tenantName: string;
                                 expiresAt: string;
                                 existingAccount: boolean;
@@ -10382,7 +10391,8 @@ export interface operations {
                             user: {
                                 id: string;
                                 email: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
                                 firstName: string;
                                 lastName: string;
                                 tenantId: string;
@@ -10390,7 +10400,8 @@ export interface operations {
                                     id: string;
                                     name: string;
                                     slug: string;
-                                    subscriptionTier: string;
+                                    /** @enum {string} */
+                                    subscriptionTier: "SUPPLIER_FREE" | "SUPPLIER_PLUS" | "CORE" | "SVC_CORE" | "ENTERPRISE";
                                 };
                             };
                         };
@@ -10639,7 +10650,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A path on the web app (default `/`), judged before and after normalisation; anything else fails the flow
+                 * @description A path on the web app (default `/`), at most 512 characters, judged before and after normalisation; anything else is `reason=invalid_return_to`
                  * @example /dashboard
                  */
                 returnTo?: string;
@@ -10647,7 +10658,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description A configured provider key
+                 * @description A configured provider key (^[a-z0-9][a-z0-9-]{0,31}$); any other is `reason=unknown_provider`
                  * @example corp
                  */
                 provider: string;
@@ -10721,29 +10732,29 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The authorization code
+                 * @description The authorization code; printable ASCII, at most 2048 characters, else the flow fails (302 to the error page)
                  * @example SplxlOBeZQQYbYS6WxSbIA
                  */
                 code?: string;
                 /**
-                 * @description The state the start issued (and set in the svc_sso cookie)
+                 * @description The state the start issued (and set in the svc_sso cookie); printable ASCII, at most 256 characters, else the flow fails (302 to the error page)
                  * @example af0ifjsldkj
                  */
                 state?: string;
                 /**
-                 * @description The provider's issuer identifier
+                 * @description The provider's issuer identifier; printable ASCII, at most 2048 characters, else the flow fails (302 to the error page)
                  * @example https://idp.example
                  */
                 iss?: string;
-                /** @description The provider refused (access_denied, …) */
+                /** @description The provider refused (access_denied, …); printable ASCII, at most 2048 characters, else the flow fails (302 to the error page) */
                 error?: string;
-                /** @description The provider's explanation */
+                /** @description The provider's explanation; printable ASCII, at most 2048 characters, else the flow fails (302 to the error page) */
                 error_description?: string;
             };
             header?: never;
             path: {
                 /**
-                 * @description A configured provider key
+                 * @description A configured provider key (^[a-z0-9][a-z0-9-]{0,31}$); any other is `reason=unknown_provider`
                  * @example corp
                  */
                 provider: string;
@@ -10846,7 +10857,8 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "PENDING" | "APPROVED" | "REJECTED";
                                 createdAt: string;
                             }[];
                         };
@@ -11064,7 +11076,8 @@ export interface operations {
                             email: string;
                             firstName: string;
                             lastName: string;
-                            status: string;
+                            /** @enum {string} */
+                            status: "PENDING" | "APPROVED" | "REJECTED";
                             createdAt: string;
                         };
                     };
@@ -11330,7 +11343,9 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
+                                /** @enum {string} */
                                 role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
                                 status: "ACTIVE" | "DEACTIVATED";
                                 lastSignInAt: string | null;
                                 createdAt: string;
@@ -11533,6 +11548,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @enum {string} */
                     role: "OWNER" | "ADMIN" | "MEMBER";
                 };
             };
@@ -11561,7 +11577,9 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
+                                /** @enum {string} */
                                 role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
                                 status: "ACTIVE" | "DEACTIVATED";
                                 lastSignInAt: string | null;
                                 createdAt: string;
@@ -11833,7 +11851,9 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
+                                /** @enum {string} */
                                 role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
                                 status: "ACTIVE" | "DEACTIVATED";
                                 lastSignInAt: string | null;
                                 createdAt: string;
@@ -12105,7 +12125,9 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
+                                /** @enum {string} */
                                 role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
                                 status: "ACTIVE" | "DEACTIVATED";
                                 lastSignInAt: string | null;
                                 createdAt: string;
@@ -12378,7 +12400,8 @@ export interface operations {
                                 email: string;
                                 firstName: string;
                                 lastName: string;
-                                status: string;
+                                /** @enum {string} */
+                                status: "PENDING" | "APPROVED" | "REJECTED";
                                 createdAt: string;
                             };
                         };
@@ -12643,8 +12666,10 @@ export interface operations {
                             invitations: {
                                 id: string;
                                 email: string;
-                                role: string;
-                                status: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
+                                status: "PENDING" | "ACCEPTED" | "REVOKED" | "EXPIRED";
                                 invitedBy: {
                                     id: string;
                                     email: string;
@@ -12849,6 +12874,7 @@ export interface operations {
                  */
                 "application/json": {
                     email: string;
+                    /** @enum {string} */
                     role: "OWNER" | "ADMIN" | "MEMBER";
                 };
             };
@@ -12875,8 +12901,10 @@ export interface operations {
                             invitation: {
                                 id: string;
                                 email: string;
-                                role: string;
-                                status: string;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** @enum {string} */
+                                status: "PENDING" | "ACCEPTED" | "REVOKED" | "EXPIRED";
                                 invitedBy: {
                                     id: string;
                                     email: string;
@@ -14394,7 +14422,7 @@ export interface operations {
                             clients: {
                                 clientId: string;
                                 name: string;
-                                scopes: string[];
+                                scopes: ("products:read" | "products:write" | "connections:read" | "connections:write" | "imports:write" | "traceability:read" | "dpp:read")[];
                                 createdAt: string;
                                 secretRotatedAt: string;
                             }[];
@@ -14598,7 +14626,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    scopes: string[];
+                    scopes: ("products:read" | "products:write" | "connections:read" | "connections:write" | "imports:write" | "traceability:read" | "dpp:read")[];
                 };
             };
         };
@@ -14623,7 +14651,7 @@ export interface operations {
                         data: {
                             clientId: string;
                             name: string;
-                            scopes: string[];
+                            scopes: ("products:read" | "products:write" | "connections:read" | "connections:write" | "imports:write" | "traceability:read" | "dpp:read")[];
                             createdAt: string;
                             secretRotatedAt: string;
                             clientSecret: string;

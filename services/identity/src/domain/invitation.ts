@@ -1,3 +1,4 @@
+import type { InvitationStatus as PublicInvitationStatus } from '@tap/contracts';
 import { identityErrors } from './errors.js';
 import type { Role } from './roles.js';
 
@@ -14,7 +15,7 @@ const MAX_TOKEN_LENGTH = 256;
 
 /** What is stored; EXPIRED is never stored, it is a PENDING invitation past its expiry. */
 export type StoredInvitationStatus = 'PENDING' | 'ACCEPTING' | 'ACCEPTED' | 'REVOKED';
-export type InvitationStatus = 'PENDING' | 'ACCEPTED' | 'REVOKED' | 'EXPIRED';
+export type InvitationStatus = PublicInvitationStatus;
 
 /** An invitation to join a tenant with a role, by e-mail; its token is held only as a keyed hash. */
 export interface Invitation {

@@ -1,8 +1,9 @@
+import type { MemberStatus as PublicMemberStatus } from '@tap/contracts';
 import { identityErrors } from './errors.js';
 import type { Role } from './roles.js';
 import type { User } from './user.js';
 
-export type MemberStatus = 'ACTIVE' | 'DEACTIVATED';
+export type MemberStatus = PublicMemberStatus;
 
 /** Who asks: the signed-in manager's role and id (from the token). */
 export interface MemberActor {

@@ -1,22 +1,16 @@
 import { identityErrors } from './errors.js';
 
-export const ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
-export type Role = (typeof ROLES)[number];
+import { API_SCOPES, ROLES, type ApiScope, type Role } from '@tap/contracts';
+
+// The lists are the public vocabulary (@tap/contracts): the OpenAPI document's enums read them too.
+export { ROLES, type Role };
 
 /** Roles that administer their tenant: OAuth clients, users, success plans. */
 export const MANAGER_ROLES: readonly Role[] = ['OWNER', 'ADMIN'];
 
 /** The OAuth scopes of the spec's table. */
-export const SCOPES = [
-  'products:read',
-  'products:write',
-  'connections:read',
-  'connections:write',
-  'imports:write',
-  'traceability:read',
-  'dpp:read',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+export const SCOPES = API_SCOPES;
+export type Scope = ApiScope;
 
 export function parseRole(value: string): Role {
   if (!(ROLES as readonly string[]).includes(value)) throw identityErrors.create('ROLE_INVALID');

@@ -1,3 +1,4 @@
+import type { CanActionName } from '@tap/contracts';
 import { entitlementErrors } from '../errors.js';
 import type { CapabilityKey, LimitKey } from '../catalogue/keys.js';
 
@@ -17,7 +18,7 @@ export const CAN_ACTIONS = Object.freeze({
   CREATE_CONNECTION: { limit: 'MAX_CONNECTIONS', capability: null },
   INVITE_USER: { limit: 'MAX_USERS', capability: null },
   TRACE_PRODUCT: { limit: 'MAX_TRACED_PRODUCTS', capability: 'TRACEABILITY' },
-} as const satisfies Record<string, CanActionRule>);
+} as const satisfies Record<CanActionName, CanActionRule>);
 
 /** A `can` action name. */
 export type CanAction = keyof typeof CAN_ACTIONS;

@@ -1,10 +1,8 @@
+import { TIER_CODES, type TierCode } from '@tap/contracts';
 import type { CapabilityKey, LimitKey, RateLimitKey } from './keys.js';
 
-/** Every tier code, lowest first within each upgrade path. */
-export const TIER_CODES = ['SUPPLIER_FREE', 'SUPPLIER_PLUS', 'CORE', 'SVC_CORE', 'ENTERPRISE'] as const;
-
-/** A subscription tier code, as stored on the tenant and shown in the usage report. */
-export type TierCode = (typeof TIER_CODES)[number];
+// The tier codes are public (@tap/contracts): the OpenAPI document's enums read the same list.
+export { TIER_CODES, type TierCode };
 
 /** Which adoption milestones a tenant gets; derived from the tier. */
 export type PathProfile = 'SUPPLIER' | 'SVC';

@@ -1,12 +1,10 @@
+import { FRICTION_TYPES, type FrictionType } from '@tap/contracts';
 import { entitlementErrors } from '../errors.js';
 import { isCapabilityKey, isLimitKey, isRateLimitKey } from '../catalogue/keys.js';
 import type { CapabilityKey, LimitKey, RateLimitKey } from '../catalogue/keys.js';
 
-/** Why the tenant met a wall: a missing feature, a resource ceiling, a request ceiling. */
-export const FRICTION_TYPES = ['CAPABILITY', 'LIMIT', 'RATE_LIMIT'] as const;
-
-/** The spec's `frictionType` of the upgrade context. */
-export type FrictionType = (typeof FRICTION_TYPES)[number];
+/** Why the tenant met a wall: a missing feature, a resource ceiling, a request ceiling (public: @tap/contracts). */
+export { FRICTION_TYPES, type FrictionType };
 
 /** A key of the catalogue, narrowed, with the friction it stands for. */
 export type FrictionKey =

@@ -1,11 +1,12 @@
+import type { UsageWarningLevel } from '@tap/contracts';
 import { formatCount, LIMIT_COPY } from '../catalogue/copy.js';
 import type { LimitKey, RateLimitKey } from '../catalogue/keys.js';
 
 /** From this share of a limit on, the report warns that the limit is near. */
 export const APPROACHING_PERCENT = 80;
 
-/** How close a count is to its limit: near it, or at or past it. */
-export type WarningLevel = 'APPROACHING' | 'REACHED';
+/** How close a count is to its limit: near it, or at or past it (public: @tap/contracts). */
+export type WarningLevel = UsageWarningLevel;
 
 /** One item of the usage report's `warnings` (the spec leaves the shape to us). */
 export interface UsageWarning {

@@ -12,6 +12,12 @@ const STATUS_BY_REASON: Readonly<Record<string, number>> = {
   MILESTONE_DEPENDENCIES_UNMET: 403,
   // Like unmet dependencies: a step this tenant's path does not allow, not a state conflict.
   MILESTONE_NOT_APPLICABLE: 403,
+  // The same kind of refusal: this milestone is not one a person may complete by hand. The key
+  // is a real one, so the request itself is well formed (the OpenAPI document calls it valid).
+  MILESTONE_NOT_MANUAL: 403,
+  // Like completing an unknown milestone (404 MILESTONE_NOT_FOUND): the plan names milestones
+  // that do not exist on this tenant's journey, which no schema can know of.
+  PLAN_UNKNOWN_MILESTONES: 404,
 };
 
 const STATUS_BY_GRPC: Partial<Record<GrpcStatus, number>> = {

@@ -117,6 +117,14 @@ interface RouteLike {
   readonly method: string | readonly string[];
 }
 
+/** The document's one server: every path is relative to it, as the interface's base URL is. */
+export const API_SERVER_URL = '/api/v1';
+
+/** A route's path as the document writes it: relative to API_SERVER_URL. */
+export function documentPath(url: string): string {
+  return url.startsWith(`${API_SERVER_URL}/`) ? url.slice(API_SERVER_URL.length) : url;
+}
+
 /**
  * Adds what Fastify's schemas do not carry to one route's operation: id, tag, summary,
  * security, and a response for every error status it can answer, in the body its error edge
@@ -128,8 +136,10 @@ export function transformRoute({ schema, url, route }: { schema: unknown; url: s
 } {
   const method = typeof route.method === 'string' ? route.method : (route.method[0] ?? 'GET');
   const base = (schema ?? {}) as Record<string, unknown>;
+  // The probes (/healthz, /readyz) live outside the API's base URL: the operator's, not the API's.
+  if (!url.startsWith(`${API_SERVER_URL}/`)) return { schema: { ...base, hide: true }, url };
   const doc = OPERATIONS[operationKey(method, url)];
-  if (!doc) return { schema: base, url };
+  if (!doc) return { schema: base, url: documentPath(url) };
   const success = withRateLimitHeaders(
     { ...(closedObjects(base['response'] ?? {}) as Record<string, object>), ...(doc.extraResponses ?? {}) },
     doc.errors.includes(429),
@@ -143,7 +153,7 @@ export function transformRoute({ schema, url, route }: { schema: unknown; url: s
       }
     : {};
   return {
-    url,
+    url: documentPath(url),
     schema: {
       ...base,
       ...withParameterExamples(base, operationKey(method, url)),
@@ -169,9 +179,10 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
         title: 'Tenant access, adoption and entitlement API',
         version,
         description:
-          'Paths include the `/api/v1` prefix. Errors: `{ success: false, error: { code, message, details? } }`; ' +
+          'Paths are relative to the server URL `/api/v1`. Errors: `{ success: false, error: { code, message, details? } }`; ' +
           'token endpoints answer `{ error, error_description }`; rate limits `{ error: "RATE_LIMIT_EXCEEDED", message, retryAfter }` with Retry-After.',
       },
+      servers: [{ url: API_SERVER_URL, description: 'This gateway' }],
       tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       components: { securitySchemes: SECURITY_SCHEMES },
     },

@@ -22,7 +22,6 @@ export interface OperationDoc {
 }
 
 export const TAGS = {
-  health: 'Process health, outside the API prefix',
   meta: 'This document',
   oauth: 'OAuth 2.0 client credentials and client management',
   'auth-v1': 'Bearer login with rotating refresh tokens',
@@ -64,9 +63,6 @@ const SSO_FAILURE =
   'every failure goes to `{APP_URL}/auth/sso/error?reason=<reason>` (docs/browser-sessions.md), ' +
   'over the per-address start limit `reason=rate_limited` with Retry-After';
 
-// Readiness adds the report of each dependency beside `status`.
-const statusBody = { type: 'object', required: ['status'], properties: { status: { type: 'string' } } };
-
 const api = (operationId: string, tag: Tag, summary: string, write = false): OperationDoc => ({
   operationId,
   tag,
@@ -90,27 +86,6 @@ const browser = (operationId: string, summary: string, extra?: OperationDoc['ext
  * here fails the document's test: a new endpoint is not served undocumented.
  */
 export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
-  'GET /healthz': {
-    operationId: 'getHealth',
-    tag: 'health',
-    summary: 'The process is alive',
-    access: 'public',
-    style: 'api',
-    errors: [],
-    extraResponses: { 200: { description: 'Alive', ...statusBody } },
-  },
-  'GET /readyz': {
-    operationId: 'getReadiness',
-    tag: 'health',
-    summary: 'The services and Redis answer (503 while not ready)',
-    access: 'public',
-    style: 'api',
-    errors: [],
-    extraResponses: {
-      200: { description: 'Ready', ...statusBody },
-      503: { description: 'Not ready: a dependency does not answer', ...statusBody },
-    },
-  },
   'GET /api/v1/openapi.json': {
     operationId: 'getOpenApiDocument',
     tag: 'meta',

@@ -55,7 +55,8 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Readonly<Record<string, u
  * value satisfies its parameter's schema (the OpenAPI test checks it).
  */
 export const PARAMETER_EXAMPLES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  'POST /api/v1/tenant/adoption/milestones/:key/complete': { key: 'first_product_created' },
+  // A manual milestone: an event-detected one cannot be completed by hand (403).
+  'POST /api/v1/tenant/adoption/milestones/:key/complete': { key: 'kickoff_call_held' },
   'GET /api/v1/tenant/adoption/risk-signals': { limit: '20' },
   'GET /api/v1/entitlements/upgrade-context': { capability: 'EXPECTED_DATA_SETS' },
   'GET /api/v1/entitlements/usage/history': {

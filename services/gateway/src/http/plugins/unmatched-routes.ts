@@ -14,11 +14,17 @@ export function routeNotFound(request: FastifyRequest): HttpError {
 /**
  * The methods the router serves at `request`'s path, asked of the router itself: every route,
  * whenever and wherever it registered (HEAD included where Fastify serves it for a GET), counts
- * without a list of our own to keep in step.
+ * without a list of our own to keep in step. A path some route names literally is that route's
+ * resource: a parametric route whose parameter happens to spell it (DELETE /auth/sessions/:id
+ * at /auth/sessions/revoke-others) adds no method to its `Allow`, as the document has it.
  */
 function servedMethods(app: FastifyInstance, request: FastifyRequest): string[] {
   const url = pathOf(request);
-  return app.supportedMethods.filter((method) => app.findRoute({ method, url }) !== null).sort();
+  const matches = app.supportedMethods
+    .map((method) => ({ method, route: app.findRoute({ method, url }) }))
+    .filter((match) => match.route !== null);
+  const literal = matches.filter((match) => Object.keys(match.route?.params ?? {}).length === 0);
+  return (literal.length > 0 ? literal : matches).map((match) => match.method).sort();
 }
 
 /**

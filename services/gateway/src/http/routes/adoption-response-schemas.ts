@@ -1,5 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import { Envelope, MapOf, Nullable } from '../typebox.js';
+import {
+  CAPABILITY_KEYS,
+  COMPLETION_MODES,
+  HEALTH_BANDS,
+  INTERNAL_STAGES,
+  MATURITY_RUNGS,
+  MILESTONE_STATUSES,
+  PATH_PROFILES,
+  PLAN_STATUSES,
+  RISK_KINDS,
+  RISK_RESOLUTIONS,
+  RISK_SEVERITIES,
+} from '@tap/contracts';
+import { Envelope, EnumText, MapOf, Nullable } from '../typebox.js';
 import { UpgradeContext } from './upgrade-context-schema.js';
 
 /*
@@ -16,13 +29,13 @@ const NullableUpgradeContext = Nullable(UpgradeContext);
 const milestoneProperties = {
   key: Type.String(),
   chapter: Type.Integer(),
-  internalStage: Type.String(),
-  status: Type.String(),
-  completionMode: Type.String(),
+  internalStage: EnumText(INTERNAL_STAGES),
+  status: EnumText(MILESTONE_STATUSES),
+  completionMode: EnumText(COMPLETION_MODES),
   triggerEvent: Type.String(),
   dependsOn: Type.Array(Type.String()),
   displayOrder: Type.Integer(),
-  requiredCapability: Nullable(Type.String()),
+  requiredCapability: Nullable(EnumText(CAPABILITY_KEYS)),
   paidTeaser: Type.Boolean(),
   lockedReasons: Type.Array(Type.Object({ unmetDependencyKey: Type.String() })),
   completedAt: Nullable(Type.String()),
@@ -39,10 +52,10 @@ export const stateResponse = {
   200: Envelope(
     Type.Object({
       companyId: Type.String(),
-      currentMaturityRung: Type.String(),
-      pathProfile: Type.String(),
+      currentMaturityRung: EnumText(MATURITY_RUNGS),
+      pathProfile: EnumText(PATH_PROFILES),
       healthScore: Nullable(Type.Integer()),
-      healthBand: Type.String(),
+      healthBand: EnumText(HEALTH_BANDS),
       networkDensity: Type.Integer(),
       lastRecomputedAt: Type.String(),
       version: Type.Integer(),
@@ -55,7 +68,7 @@ export const nextBestActionResponse = {
   200: Envelope(
     Type.Object({
       companyId: Type.String(),
-      currentMaturityRung: Type.String(),
+      currentMaturityRung: EnumText(MATURITY_RUNGS),
       nextBestAction: Nullable(RankedMilestone),
       available: Type.Array(Milestone),
       locked: Type.Array(Milestone),
@@ -76,9 +89,9 @@ export const coverageResponse = { 200: Envelope(Type.Object({ cells: Type.Array(
 
 const RiskSignal = Type.Object({
   id: Type.String(),
-  kind: Type.String(),
-  severity: Type.String(),
-  resolution: Type.String(),
+  kind: EnumText(RISK_KINDS),
+  severity: EnumText(RISK_SEVERITIES),
+  resolution: EnumText(RISK_RESOLUTIONS),
   escalatedToHuman: Type.Boolean(),
   subjectRef: MapOf(Type.String()),
   detectedAt: Type.String(),
@@ -90,7 +103,7 @@ const Plan = Type.Object({
   id: Type.String(),
   title: Type.String(),
   targetDate: Type.String(),
-  status: Type.String(),
+  status: EnumText(PLAN_STATUSES),
   renewedFromId: Nullable(Type.String()),
   objectives: Type.Array(
     Type.Object({ label: Type.String(), milestoneKeys: Type.Array(Type.String()), met: Type.Boolean() }),
@@ -119,9 +132,9 @@ export const healthExplanationResponse = {
       healthModelVersion: Type.Integer(),
       asOf: Type.String(),
       healthScore: Nullable(Type.Integer()),
-      healthBand: Type.String(),
+      healthBand: EnumText(HEALTH_BANDS),
       bandReason: Type.String(),
-      maturityRung: Type.String(),
+      maturityRung: EnumText(MATURITY_RUNGS),
       rungReason: Type.String(),
       networkDensity: Type.Integer(),
       components: Type.Array(HealthComponent),

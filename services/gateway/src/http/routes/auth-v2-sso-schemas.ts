@@ -4,9 +4,10 @@ import { MAX_RETURN_TO_LENGTH } from '../browser/return-to.js';
  * What the SSO routes read, for the OpenAPI document. The routes register them with
  * `attachValidation`: the handlers judge every value themselves and fail the flow with a 302 to
  * the app's error page, never a JSON 400 (spec: "Both SSO endpoints answer 302, not JSON").
- * So these bounds must be the handlers' own, no looser and no stricter. They stay plain JSON
- * Schema, unlike the other routes' TypeBox: with `attachValidation` a value that breaks them still
- * reaches the handler, so a type derived from them would promise what was never checked.
+ * So the schemas carry no bound the answer does not follow: any value is answered 302 (only the
+ * router refuses a path parameter over its 100 characters, in JSON), and the handlers' rules are
+ * written in each description. They stay plain JSON Schema, unlike the other routes' TypeBox: a
+ * value that breaks a rule still reaches the handler.
  */
 
 /** A provider key as `SSO_PROVIDERS` allows it; any other value is `reason=unknown_provider`. */
@@ -17,7 +18,8 @@ export const MAX_STATE_LENGTH = 256;
 export const MAX_CALLBACK_VALUE_LENGTH = 2_048;
 /** At most this many callback query parameters (code, state, iss, error, …). */
 export const MAX_CALLBACK_PARAMETERS = 8;
-const PRINTABLE_ASCII = '^[\\x20-\\x7e]*$';
+/** Fastify's maxParamLength: a longer path parameter is the router's 400, not a redirect. */
+const MAX_PATH_PARAMETER_LENGTH = 100;
 
 const providerParams = (keys: readonly string[]) => ({
   type: 'object',
@@ -25,8 +27,8 @@ const providerParams = (keys: readonly string[]) => ({
   properties: {
     provider: {
       type: 'string',
-      pattern: PROVIDER_KEY_PATTERN,
-      description: 'A configured provider key',
+      maxLength: MAX_PATH_PARAMETER_LENGTH,
+      description: `A configured provider key (${PROVIDER_KEY_PATTERN}); any other is \`reason=unknown_provider\``,
       ...(keys.length > 0 ? { examples: [...keys] } : {}),
     },
   },
@@ -34,9 +36,7 @@ const providerParams = (keys: readonly string[]) => ({
 
 const callbackValue = (description: string, maxLength = MAX_CALLBACK_VALUE_LENGTH) => ({
   type: 'string',
-  maxLength,
-  pattern: PRINTABLE_ASCII,
-  description,
+  description: `${description}; printable ASCII, at most ${maxLength} characters, else the flow fails (302 to the error page)`,
 });
 
 /** `GET /auth/v2/sso/{provider}/start?returnTo=/path`. */
@@ -47,10 +47,7 @@ export const ssoStartSchema = (keys: readonly string[]) => ({
     properties: {
       returnTo: {
         type: 'string',
-        maxLength: MAX_RETURN_TO_LENGTH,
-        pattern: '^/',
-        description:
-          'A path on the web app (default `/`), judged before and after normalisation; anything else fails the flow',
+        description: `A path on the web app (default \`/\`), at most ${MAX_RETURN_TO_LENGTH} characters, judged before and after normalisation; anything else is \`reason=invalid_return_to\``,
         examples: ['/dashboard'],
       },
     },
@@ -62,7 +59,7 @@ export const ssoCallbackSchema = (keys: readonly string[]) => ({
   params: providerParams(keys),
   querystring: {
     type: 'object',
-    maxProperties: MAX_CALLBACK_PARAMETERS,
+    description: `At most ${MAX_CALLBACK_PARAMETERS} parameters, else \`reason=invalid_callback\``,
     properties: {
       code: callbackValue('The authorization code'),
       state: callbackValue('The state the start issued (and set in the svc_sso cookie)', MAX_STATE_LENGTH),

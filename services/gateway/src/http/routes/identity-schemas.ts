@@ -1,5 +1,6 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { Envelope, Nullable } from '../typebox.js';
+import { API_SCOPES, INVITATION_STATUSES, JOIN_REQUEST_STATUSES, ROLES, TIER_CODES } from '@tap/contracts';
+import { Envelope, EnumText, Nullable } from '../typebox.js';
 
 /*
  * Success response schemas of identity's edge (token endpoints, cookie sessions, OAuth clients,
@@ -24,7 +25,7 @@ export const tokenResponse = {
   ),
 };
 
-const V1User = Closed({ id: Type.String(), email: Type.String(), role: Type.String() });
+const V1User = Closed({ id: Type.String(), email: Type.String(), role: EnumText(ROLES) });
 export const loginResponse = {
   200: Envelope(Closed({ accessToken: Type.String(), refreshToken: Type.String(), user: V1User })),
 };
@@ -36,7 +37,7 @@ export const refreshResponse = {
 export const cookieSessionUser = Closed({
   id: Type.String(),
   email: Type.String(),
-  role: Type.String(),
+  role: EnumText(ROLES),
   firstName: Type.String(),
   lastName: Type.String(),
   tenantId: Type.String(),
@@ -44,7 +45,7 @@ export const cookieSessionUser = Closed({
     id: Type.String(),
     name: Type.String(),
     slug: Type.String(),
-    subscriptionTier: Type.String(),
+    subscriptionTier: EnumText(TIER_CODES),
   }),
 });
 export const browserLoginResponse = { 200: Envelope(Closed({ user: cookieSessionUser })) };
@@ -69,7 +70,7 @@ export const redeemResponse = {
 const clientProperties = {
   clientId: Type.String(),
   name: Type.String(),
-  scopes: Type.Array(Type.String()),
+  scopes: Type.Array(EnumText(API_SCOPES)),
   createdAt: Type.String(),
   secretRotatedAt: Type.String(),
 };
@@ -85,13 +86,14 @@ export const rotateClientResponse = {
   ),
 };
 
-const JoinRequest = Closed({
+/** A request to join the tenant, as the join-request routes answer it. */
+export const JoinRequest = Closed({
   id: Type.String(),
   userId: Type.String(),
   email: Type.String(),
   firstName: Type.String(),
   lastName: Type.String(),
-  status: Type.String(),
+  status: EnumText(JOIN_REQUEST_STATUSES),
   createdAt: Type.String(),
 });
 export const listJoinRequestsResponse = {
@@ -102,8 +104,8 @@ export const approveJoinRequestResponse = { 200: Envelope(JoinRequest) };
 const Invitation = Closed({
   id: Type.String(),
   email: Type.String(),
-  role: Type.String(),
-  status: Type.String(),
+  role: EnumText(ROLES),
+  status: EnumText(INVITATION_STATUSES),
   invitedBy: Closed({ id: Type.String(), email: Type.String() }),
   createdAt: Type.String(),
   expiresAt: Type.String(),
@@ -115,7 +117,7 @@ export const inspectInvitationResponse = {
     Closed({
       invitation: Closed({
         email: Type.String(),
-        role: Type.String(),
+        role: EnumText(ROLES),
         tenantName: Type.String(),
         expiresAt: Type.String(),
         existingAccount: Type.Boolean(),

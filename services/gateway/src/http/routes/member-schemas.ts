@@ -1,5 +1,7 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { Envelope, Nullable } from '../typebox.js';
+import { MEMBER_STATUSES, ROLES } from '@tap/contracts';
+import { Envelope, EnumText, Nullable, OneOf } from '../typebox.js';
+import { JoinRequest } from './identity-schemas.js';
 
 const Closed = <T extends TProperties>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
@@ -12,29 +14,16 @@ const Closed = <T extends TProperties>(properties: T) =>
 /** Identity's user ids are UUIDs; the bound only keeps garbage short. */
 export const MemberParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const ChangeRoleBody = Type.Object(
-  { role: Type.Union([Type.Literal('OWNER'), Type.Literal('ADMIN'), Type.Literal('MEMBER')]) },
-  { additionalProperties: false },
-);
+export const ChangeRoleBody = Type.Object({ role: OneOf(ROLES) }, { additionalProperties: false });
 
 const Member = Closed({
   id: Type.String(),
   email: Type.String(),
   firstName: Type.String(),
   lastName: Type.String(),
-  role: Type.Union([Type.Literal('OWNER'), Type.Literal('ADMIN'), Type.Literal('MEMBER')]),
-  status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('DEACTIVATED')]),
+  role: EnumText(ROLES),
+  status: EnumText(MEMBER_STATUSES),
   lastSignInAt: Nullable(Type.String()),
-  createdAt: Type.String(),
-});
-
-const JoinRequest = Closed({
-  id: Type.String(),
-  userId: Type.String(),
-  email: Type.String(),
-  firstName: Type.String(),
-  lastName: Type.String(),
-  status: Type.String(),
   createdAt: Type.String(),
 });
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Envelope, Nullable } from '../typebox.js';
+import { LIMIT_KEYS } from '@tap/contracts';
+import { Envelope, EnumText, Nullable, OneOf } from '../typebox.js';
 
 /*
  * `GET /entitlements/usage/history` (docs/api.md, "Usage history"). The schema checks the shape
@@ -9,29 +10,21 @@ import { Envelope, Nullable } from '../typebox.js';
  */
 
 /** The keys with a history: the five resource limits and the API requests of a UTC day. */
-export const HISTORY_KEYS = [
-  'MAX_ACTIVE_PRODUCTS',
-  'MAX_CONNECTIONS',
-  'MAX_USERS',
-  'MAX_TRACED_PRODUCTS',
-  'BULK_UPLOAD_ROWS_MONTH',
-  'API_REQUESTS_DAY',
-] as const;
+export const HISTORY_KEYS = [...LIMIT_KEYS, 'API_REQUESTS_DAY'] as const;
+
+const GRANULARITIES = ['day', 'month'] as const;
 
 const HistoryDate = (description: string) =>
   Type.String({
-    pattern: '^[0-9]{4}-[0-9]{2}(-[0-9]{2})?$',
+    pattern: '^[0-9]{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01]))?$',
     minLength: 7,
     maxLength: 10,
     description,
   });
 
-const oneOf = <const T extends readonly string[]>(values: T, description: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
-
 export const UsageHistoryQuery = Type.Object(
   {
-    key: oneOf(HISTORY_KEYS, 'A resource-limit key, or API_REQUESTS_DAY'),
+    key: OneOf(HISTORY_KEYS, { description: 'A resource-limit key, or API_REQUESTS_DAY' }),
     from: Type.Optional(
       HistoryDate(
         'First day (YYYY-MM-DD), or a month (YYYY-MM) from its first day; default 29 days (12 months) before `to`',
@@ -42,9 +35,13 @@ export const UsageHistoryQuery = Type.Object(
         'Last day (YYYY-MM-DD), or a month (YYYY-MM) to its last day; default today (UTC), never later',
       ),
     ),
-    granularity: Type.Optional(oneOf(['day', 'month'] as const, 'One point per UTC day (default) or month')),
+    granularity: Type.Optional(
+      OneOf(GRANULARITIES, { description: 'One point per UTC day (default) or month' }),
+    ),
     format: Type.Optional(
-      oneOf(['json', 'csv'] as const, 'csv: the points as text/csv (so does Accept: text/csv)'),
+      OneOf(['json', 'csv'] as const, {
+        description: 'csv: the points as text/csv (so does Accept: text/csv)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -52,8 +49,8 @@ export const UsageHistoryQuery = Type.Object(
 export type UsageHistoryQuery = Static<typeof UsageHistoryQuery>;
 
 const UsageHistory = Type.Object({
-  key: Type.String(),
-  granularity: Type.String(),
+  key: EnumText(HISTORY_KEYS),
+  granularity: EnumText(GRANULARITIES),
   from: Type.String({ description: 'The first day covered (YYYY-MM-DD)' }),
   to: Type.String({ description: 'The last day covered (YYYY-MM-DD)' }),
   limit: Nullable(Type.Integer({ description: "The tier's ceiling now; null when unlimited" })),

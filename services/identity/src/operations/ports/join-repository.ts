@@ -1,3 +1,4 @@
+import type { JoinRequestStatus } from '@tap/contracts';
 export interface JoinRequest {
   readonly id: string;
   readonly tenantId: string;
@@ -5,7 +6,7 @@ export interface JoinRequest {
   readonly email: string;
   readonly firstName: string;
   readonly lastName: string;
-  readonly status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  readonly status: JoinRequestStatus;
   readonly createdAt: Date;
 }
 
