@@ -37,15 +37,14 @@ describe('distinct products when adoption and entitlements are killed mid-stream
     const { tenantId, bearer } = await stack.createTenant('Crash Supplies');
     await stack.setTier(tenantId, 'ENTERPRISE');
     const ids = Array.from({ length: EVENTS }, () => randomUUID());
-    const event = (n: number): ProductEvent =>
-      ({
-        id: ids[n]!,
-        type: 'product.created',
-        tenantId,
-        occurredAt: new Date(Date.now() - (EVENTS - n)).toISOString(),
-        subject: { productId: `product-${n}` },
-        data: {},
-      });
+    const event = (n: number): ProductEvent => ({
+      id: ids[n]!,
+      type: 'product.created',
+      tenantId,
+      occurredAt: new Date(Date.now() - (EVENTS - n)).toISOString(),
+      subject: { productId: `product-${n}` },
+      data: {},
+    });
     const kills = [
       { at: 6_000, victim: 'adoption' as const },
       { at: 13_000, victim: 'entitlements' as const },
