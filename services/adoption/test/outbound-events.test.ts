@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '@tap/contracts';
 import type { DomainEventPublisher } from '@tap/events';
 import { unaryCall } from '@tap/grpc-kit';
 import { DEFAULT_OUTBOX_GRACE_MS } from '../src/config.js';
@@ -27,7 +26,7 @@ describe('adoption’s outbound events on real NATS and FerretDB', () => {
     bed = await openTestBed('outbound', undefined, {
       publishDomain: async (event: OutboundEvent, publisher: DomainEventPublisher) => {
         if (domainDown) throw new Error('the process died before its publish');
-        const result = await publisher.publish(event as DomainEvent);
+        const result = await publisher.publish(event);
         if (loseNextAck) {
           loseNextAck = false;
           throw new Error('the acknowledgement of the publish was lost');

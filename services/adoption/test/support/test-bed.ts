@@ -151,7 +151,7 @@ export async function openTestBed(
       publishDomain: (event) =>
         options.publishDomain
           ? options.publishDomain(event, domainPublisher)
-          : domainPublisher.publish(event as DomainEvent),
+          : domainPublisher.publish(event),
       logger,
       now: clock.now,
       ...(readModel.readModelTtlMs === undefined ? {} : { readModelTtlMs: readModel.readModelTtlMs }),

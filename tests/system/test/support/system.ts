@@ -245,9 +245,7 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     tls: adoptionTls,
     publish: (event) => publisher.publish(event),
     publishDomain: (event) =>
-      createDomainEventPublisher(jetstream(nc), { subjectPrefix: `${namespace}_domain` }).publish(
-        event as DomainEvent,
-      ),
+      createDomainEventPublisher(jetstream(nc), { subjectPrefix: `${namespace}_domain` }).publish(event),
     logger,
     ...(options.now ? { now: options.now } : {}),
   });
