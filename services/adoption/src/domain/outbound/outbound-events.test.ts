@@ -53,6 +53,7 @@ describe('the outbound events of a write', () => {
           { ...signal, signalId: 's-2', from: 'REO_PROMPTED', to: 'ESCALATED' },
           { ...signal, signalId: 's-3', from: 'AUTO_NUDGED', to: 'RESOLVED' },
           { ...signal, signalId: 's-4', from: 'RESOLVED', to: 'OPEN' },
+          { ...signal, signalId: 's-5', from: null, to: 'RESOLVED' },
         ],
       }),
     );

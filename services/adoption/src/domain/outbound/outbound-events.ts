@@ -84,7 +84,10 @@ export function writeEvents(change: WriteChange): readonly OutboundEvent[] {
       subject: {},
       data: { from: previous.band, to: next.band, healthScore: next.healthScore },
     });
-  for (const t of change.transitions) events.push(signalEvent(change, t, base));
+  for (const t of change.transitions) {
+    const event = signalEvent(change, t, base);
+    if (event !== null) events.push(event);
+  }
   return events;
 }
 
@@ -92,14 +95,17 @@ function signalEvent(
   change: WriteChange,
   t: SignalTransition,
   base: { tenantId: string; occurredAt: string },
-): OutboundEvent {
+): OutboundEvent | null {
   const id = eventId(change, 'risk_signal', t.signalId, t.from ?? '', t.to);
   const subject = { riskSignalId: t.signalId };
+  if (t.to === 'RESOLVED')
+    // A signal first seen already resolved was never announced open: nothing to resolve.
+    return t.from === null
+      ? null
+      : { ...base, id, type: 'risk_signal.resolved', subject, data: { kind: t.kind } };
   // A signal seen for the first time, or one that comes back after it was resolved, opens.
   if (t.from === null || t.from === 'RESOLVED')
     return { ...base, id, type: 'risk_signal.opened', subject, data: { kind: t.kind } };
-  if (t.to === 'RESOLVED')
-    return { ...base, id, type: 'risk_signal.resolved', subject, data: { kind: t.kind } };
   return {
     ...base,
     id,
