@@ -126,6 +126,46 @@ describe('adoption’s outbound events on real NATS and FerretDB', () => {
     expect(await eventsOf(tenantId, 'adoption.rung_changed')).toHaveLength(1);
   });
 
+  it('relays the audit entry of a plan whose process died before publishing it, from the plan’s own document', async () => {
+    const tenantId = randomUUID();
+    bed.clock.set(T0);
+    const auth = await bed.as(tenantId);
+    domainDown = true;
+    let planId: string;
+    try {
+      planId = (
+        await unaryCall(
+          bed.client,
+          'CreateSuccessPlan',
+          {
+            title: 'Get connected',
+            targetDate: '2025-08-01T00:00:00Z',
+            objectives: [{ label: 'Connect', milestoneKeys: ['first_connection_made'] }],
+          },
+          auth,
+        )
+      ).id;
+    } finally {
+      domainDown = false;
+    }
+    const plans = bed.db.collection<{ tenantId: string; pendingEvents?: string[] }>('success_plans');
+    expect((await plans.findOne({ tenantId }))?.pendingEvents).toHaveLength(1);
+    expect(await eventsOf(tenantId)).toEqual([]);
+    bed.clock.set(new Date(T0.getTime() + DEFAULT_OUTBOX_GRACE_MS + 1_000));
+    await bed.app.runOutboxRelay();
+    await bed.app.runOutboxRelay();
+    expect(await eventsOf(tenantId, 'audit.entry_recorded')).toEqual([
+      expect.objectContaining({
+        data: expect.objectContaining({
+          action: 'success_plan.created',
+          target: { type: 'success_plan', id: planId },
+        }),
+      }),
+    ]);
+    expect((await plans.findOne({ tenantId }))?.pendingEvents).toEqual([]);
+    expect(await reminders(tenantId)).toBe(0);
+  });
+
   it('publishes risk_signal.opened, then risk_signal.escalated for each ladder step of the drift watch', async () => {
     const tenantId = randomUUID();
     bed.clock.set(T0);
