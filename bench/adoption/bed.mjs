@@ -4,7 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import { buildApp as buildAdoption } from '@tap/adoption';
 import { contracts } from '@tap/contracts';
 import { buildApp as buildEntitlements } from '@tap/entitlements';
-import { createEventPublisher, ensureEventStream } from '@tap/events';
+import { createDomainEventPublisher, createEventPublisher, ensureEventStream } from '@tap/events';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { createRateLimitRedis } from '@tap/ratelimit';
 import { redisSessionRevocations } from '@tap/service-auth';
@@ -80,13 +80,17 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
     entitlementsAddress,
     tlsFromPem(await testIdentity('operator')),
   );
+  // As in production: rung, band and risk-signal events go to a domain stream (startConsumer ensures it).
+  const domain = { streamName: `${events.streamName}_DOMAIN`, subjectPrefix: `${prefix}_domain` };
+  const domainPublisher = createDomainEventPublisher(js, { subjectPrefix: domain.subjectPrefix });
   const adoption = buildAdoption({
-    config: { events },
+    config: { events, domain },
     db,
     verifier: verifier(),
     revocations,
     tls: adoptionTls,
     publish: (e) => publisher.publish(e),
+    publishDomain: (e) => domainPublisher.publish(e),
     logger,
     ...adoptionOptions,
   });
@@ -98,7 +102,7 @@ export async function openBed(urls, prefix, adoptionOptions = {}) {
     tlsFromPem(await testIdentity('gateway')),
   );
   /** Streams to delete on close (the adoption stream and any baseline stream). */
-  const streams = [events.streamName];
+  const streams = [events.streamName, domain.streamName];
   return {
     streams,
     urls,

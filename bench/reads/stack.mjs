@@ -73,6 +73,9 @@ export async function startStack(urls, namespace, options = {}) {
       ...events,
       ADOPTION_CONSUMER: `${namespace}_a`,
       ADOPTION_MONGO_DB: `${namespace}_a`,
+      // Its outbound events on a stream of this stack's own, not the shared default.
+      DOMAIN_EVENTS_STREAM: `${events.EVENTS_STREAM}_DOMAIN`,
+      DOMAIN_EVENTS_SUBJECT_PREFIX: `${namespace}_domain`,
     },
     // The gateway hears the services' change notices on the same prefix (its answer cache).
     gateway: {

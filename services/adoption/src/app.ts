@@ -32,7 +32,8 @@ import { outboxRelay, type OutboxRelayJob } from './jobs/outbox-relay-job.js';
 import { housekeeping, type HousekeepingJob } from './jobs/housekeeping-job.js';
 import type { HousekeepingReport } from './operations/housekeep.js';
 import { orphanParts } from './store/orphan-parts.js';
-import type { StoredProjection } from './ports.js';
+import type { PublishDomainEvent, StoredProjection } from './ports.js';
+import { eventOutbox } from './operations/event-outbox.js';
 import { aggregatesRepository } from './store/aggregates-repository.js';
 import { lastWrittenAggregates } from './store/last-written-aggregates.js';
 import { projectionReader } from './store/projection-reader.js';
@@ -55,7 +56,7 @@ import { tierCatalogueRepository } from './store/tier-catalogue-repository.js';
 export interface AdoptionDeps {
   /** `events` is needed by startConsumer only; the job schedules fall back to the defaults. */
   readonly config: Pick<AdoptionConfig, 'events'> &
-    Partial<Pick<AdoptionConfig, 'driftWatch' | 'outbox' | 'housekeeping'>>;
+    Partial<Pick<AdoptionConfig, 'driftWatch' | 'outbox' | 'housekeeping' | 'domain'>>;
   readonly db: Db;
   readonly verifier: TokenVerifier;
   /** The logout revocation list: every user token is checked against it (fails closed). */
@@ -67,6 +68,12 @@ export interface AdoptionDeps {
    * did not confirm it, and the outbox relay tries again.
    */
   readonly publish: (event: ProductEvent) => Promise<unknown>;
+  /**
+   * Publishes an outbound event on the domain stream with its id as the message id (rung, band,
+   * risk-signal moves, audit entries); rejects when the stream did not confirm it, and the
+   * outbox relay tries again.
+   */
+  readonly publishDomain: PublishDomainEvent;
   readonly logger: Logger;
   /** The clock of every recompute, the consumer and the drift watch (tests move it). */
   readonly now?: () => Date;
@@ -167,8 +174,8 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const rawEvents = rawEventsRepository(deps.db);
   const schedule = (tenantId: string, at: Date | null) => driftStore.schedule(tenantId, at);
   const watchLogger = deps.logger.child({ component: 'drift-watch' });
-  // The hook where nudges, REO prompts and escalations to a human will be sent from; for now
-  // each ladder move is recorded in the log exactly once (by the writer that stored it).
+  // Each ladder move is logged exactly once (by the writer that stored it); the same write put
+  // its risk_signal.* event in the outbox (the notifications service sends it on).
   const onTransitions = (tenantId: string, transitions: readonly SignalTransition[]) => {
     for (const t of transitions) watchLogger.info({ tenantId, ...t }, 'risk signal moved');
   };
@@ -179,6 +186,14 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     outbox: outboxStore,
     graceMs: outboxConfig.graceMs,
   });
+  // Rung, band, risk-signal and audit events: pushed into the changed document's outbox by the
+  // write itself, published right after it, and by the relay when that publish did not happen.
+  const events = eventOutbox({
+    publishDomain: deps.publishDomain,
+    outbox: outboxStore,
+    graceMs: outboxConfig.graceMs,
+    logger: deps.logger.child({ component: 'outbound-events' }),
+  });
   const handlers = adoptionHandlers({
     aggregates,
     drift: driftStore,
@@ -188,6 +203,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     tiers,
     outbox,
+    events,
     logger: deps.logger,
     now,
     newId: deps.newId ?? randomUUID,
@@ -213,6 +229,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     leaseMs: drift.leaseMs,
     onTransitions,
     tiers,
+    events,
     intervalMs: drift.intervalMs,
     logger: watchLogger,
   });
@@ -227,6 +244,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   const relay = outboxRelay({
     outbox: outboxStore,
     publish: deps.publish,
+    publishDomain: deps.publishDomain,
     now,
     graceMs: outboxConfig.graceMs,
     intervalMs: outboxConfig.intervalMs,
@@ -258,12 +276,14 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
         nc,
         {
           events: deps.config.events,
+          ...(deps.config.domain ? { domain: deps.config.domain } : {}),
           logger,
           ingest: {
             aggregates: { load: aggregates.loadForFacts, applyFacts: aggregates.applyFacts },
             markers,
             rawEvents,
             completions: detectedCompletionOutbox(outbox, logger),
+            events,
             tiers,
             now,
             rescanMs: drift.rescanMs,

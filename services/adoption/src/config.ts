@@ -53,8 +53,15 @@ export interface HousekeepingConfig {
 }
 
 /** What runConsumingService reads (host, ports, MongoDB, NATS, Redis, tokens, TLS, …) and the service's own. */
+/** The domain stream adoption's outbound events go to (docs/notifications.md, "Producers: adoption"). */
+export interface DomainStreamConfig {
+  readonly streamName: string;
+  readonly subjectPrefix: string;
+}
+
 export interface AdoptionConfig extends ConsumingServiceConfig {
   readonly events: EventsConfig;
+  readonly domain: DomainStreamConfig;
   readonly driftWatch: DriftWatchConfig;
   readonly outbox: OutboxConfig;
   readonly housekeeping: HousekeepingConfig;
@@ -70,6 +77,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     MONGO_URL: mongoUrl(),
     ADOPTION_MONGO_DB: identifier({ default: 'adoption' }),
     ...eventsEnv(),
+    // The same variables (and defaults) as the notifications service, which consumes the stream.
+    DOMAIN_EVENTS_STREAM: identifier({ default: 'DOMAIN_EVENTS' }),
+    DOMAIN_EVENTS_SUBJECT_PREFIX: identifier({ default: 'domain' }),
     ADOPTION_CONSUMER: identifier({ default: 'adoption' }),
     ADOPTION_DRIFT_INTERVAL_MS: durationMs({ default: DEFAULT_DRIFT_INTERVAL_MS }),
     ADOPTION_DRIFT_RESCAN_MS: durationMs({ default: DEFAULT_DRIFT_RESCAN_MS }),
@@ -102,6 +112,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     mongo: Object.freeze({ url: e.MONGO_URL, database: e.ADOPTION_MONGO_DB }),
     nats: Object.freeze({ url: e.NATS_URL }),
     events: eventsConfig(e, e.ADOPTION_CONSUMER),
+    domain: Object.freeze({
+      streamName: e.DOMAIN_EVENTS_STREAM,
+      subjectPrefix: e.DOMAIN_EVENTS_SUBJECT_PREFIX,
+    }),
     driftWatch: Object.freeze({
       intervalMs: e.ADOPTION_DRIFT_INTERVAL_MS,
       rescanMs: e.ADOPTION_DRIFT_RESCAN_MS,

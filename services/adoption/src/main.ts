@@ -2,10 +2,16 @@ import { jetstream } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
 import type { ProductEvent } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
-import { createEventPublisher, createRedisLease, DEFAULT_LEASE_TTL_MS } from '@tap/events';
+import {
+  createDomainEventPublisher,
+  createEventPublisher,
+  createRedisLease,
+  DEFAULT_LEASE_TTL_MS,
+} from '@tap/events';
 import { runConsumingService } from '@tap/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import type { OutboundEvent } from './domain/index.js';
 
 // Configuration first: a bad value stops the process with one line per variable, before
 // telemetry, sockets or connections exist. The rest of the start-up is @tap/runtime's.
@@ -22,7 +28,14 @@ await runConsumingService({
         event,
       );
     };
-    const app = buildApp({ config, db, verifier, revocations, tls, publish, logger });
+    const publishDomain = async (event: OutboundEvent) => {
+      const nc = nats.current();
+      if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
+      return createDomainEventPublisher(jetstream(nc), {
+        subjectPrefix: config.domain.subjectPrefix,
+      }).publish(event);
+    };
+    const app = buildApp({ config, db, verifier, revocations, tls, publish, publishDomain, logger });
     // One active owner across replicas: two pulling one durable could reorder a tenant's events.
     const lease = createRedisLease({
       redis,

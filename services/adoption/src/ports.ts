@@ -3,6 +3,8 @@ import type {
   EventFact,
   HealthBand,
   ManualCompletion,
+  MaturityRung,
+  OutboundEvent,
   PathProfile,
   RiskSignal,
   StoredMarker,
@@ -71,12 +73,16 @@ export interface TenantAggregate {
   readonly detectedCompletions: readonly ManualCompletion[];
   readonly version: number;
   readonly lastBand: HealthBand | null;
+  /** Rung of the stored projection (null: none stored yet); the baseline of `adoption.rung_changed`. */
+  readonly lastRung: MaturityRung | null;
   readonly tier: TierSnapshot | null;
   readonly signals: readonly RiskSignal[];
   readonly driftRevision: number;
   readonly scheduledCheck: Date | null;
   /** Ids of completions (manual or detected) whose event is still to be published (the outbox). */
   readonly unpublished: readonly string[];
+  /** Outbound events in the document's outbox (`pendingEvents`) when it was read. */
+  readonly pendingEvents: number;
 }
 
 /** Every stored completion, manual and detected: what a recompute reads as DONE. */
@@ -90,6 +96,13 @@ export function storedCompletions(aggregate: TenantAggregate): readonly ManualCo
  */
 export interface DerivedRecord {
   readonly lastBand: HealthBand;
+  /** The projection's rung, stored beside it as the baseline of the next write's rung event. */
+  readonly lastRung: MaturityRung;
+  /**
+   * Outbound events the write caused (rung, band, ladder moves), pushed into the document's
+   * outbox (`pendingEvents`) by the same conditional update; the relay publishes them.
+   */
+  readonly events: readonly OutboundEvent[];
   readonly signals: readonly RiskSignal[];
   readonly scheduledCheck: Date | null;
   readonly projection: TenantProjection;
@@ -121,18 +134,38 @@ export interface ProjectionReader {
 export interface PlansRepository {
   /** The tenant's plans, oldest first, statuses as the chain says; the last one is ACTIVE. */
   chain(tenantId: string): Promise<readonly SuccessPlan[]>;
-  /** Stores the first plan; 'conflict' when the tenant already has one (then one is ACTIVE). */
-  create(tenantId: string, plan: SuccessPlan): Promise<'created' | 'conflict'>;
+  /**
+   * Stores the first plan; 'conflict' when the tenant already has one (then one is ACTIVE).
+   * `events` go into the new plan document's outbox in the same insert (see planHolder).
+   */
+  create(
+    tenantId: string,
+    plan: SuccessPlan,
+    events?: readonly OutboundEvent[],
+  ): Promise<'created' | 'conflict'>;
   /**
    * Stores `successor` as the generation after `predecessorGeneration`; 'conflict' when that
    * generation exists, i.e. the predecessor was renewed already (a concurrent renewal won).
+   * `events` go into the successor's document, in its insert.
    */
   renew(
     tenantId: string,
     predecessorGeneration: number,
     renewed: SuccessPlan,
     successor: SuccessPlan,
+    events?: readonly OutboundEvent[],
   ): Promise<'renewed' | 'conflict'>;
+}
+
+/** The outbox `holder` of the events a plan generation's insert carried (DuePublication.holder). */
+export function planHolder(generation: number): string {
+  return `plan:${generation}`;
+}
+
+/** The generation a plan holder names (undefined: not a plan holder). */
+export function planGeneration(holder: string | undefined): number | undefined {
+  const match = /^plan:(\d+)$/.exec(holder ?? '');
+  return match ? Number(match[1]) : undefined;
 }
 
 /** What applying a tenant's events changes: the folded summary and the duplicate guards. */
@@ -199,6 +232,8 @@ export interface AggregatesRepository {
     tenantId: string,
     completion: ManualCompletion,
     now: Date,
+    /** Outbound events (the completion's audit entry) pushed into the outbox by the same update. */
+    events?: readonly OutboundEvent[],
   ): Promise<'recorded' | 'already-done'>;
 }
 
@@ -240,6 +275,11 @@ export interface DuePublication {
   readonly dueAt: Date;
   /** When the completing call wrote this reminder (just before the completion itself). */
   readonly createdAt: Date;
+  /**
+   * The plan document whose outbox holds the event (an audit entry of a plan's create or renewal);
+   * absent: the tenant's aggregate document.
+   */
+  readonly holder?: string;
 }
 
 /**
@@ -248,6 +288,7 @@ export interface DuePublication {
  */
 export type OutboxEntry =
   | { readonly state: 'unpublished'; readonly completion: ManualCompletion }
+  | { readonly state: 'pending-event'; readonly event: OutboundEvent }
   | { readonly state: 'published' }
   | { readonly state: 'unwritten' };
 
@@ -257,7 +298,7 @@ export interface OutboxRepository {
    * a reminder without a completion is dropped by the relay, a completion without a reminder
    * would never be relayed.
    */
-  remind(tenantId: string, completionId: string, dueAt: Date, now: Date): Promise<void>;
+  remind(tenantId: string, completionId: string, dueAt: Date, now: Date, holder?: string): Promise<void>;
   /** Reminders that are due, oldest first. */
   due(now: Date, limit: number): Promise<readonly DuePublication[]>;
   /**
@@ -267,8 +308,14 @@ export interface OutboxRepository {
   claim(due: DuePublication, now: Date, leaseMs: number): Promise<string | null>;
   /** Gives a claim back once the reminder is dealt with (or failed). */
   release(claim: string): Promise<void>;
-  /** Where the completion stands in its tenant's aggregate. */
-  entry(tenantId: string, completionId: string): Promise<OutboxEntry>;
+  /**
+   * Where the completion or outbound event stands in its tenant's aggregate (or in the plan
+   * document `holder`). An outbound event that is not there is 'unwritten': published events
+   * leave no trace, so the relay drops such a reminder after UNWRITTEN_REMINDER_TTL_MS.
+   */
+  entry(tenantId: string, completionId: string, holder?: string): Promise<OutboxEntry>;
+  /** Takes the outbound event out of its document's outbox (it is in the stream) and drops its reminder. */
+  markEventPublished(tenantId: string, event: OutboundEvent, holder?: string): Promise<void>;
   /** Takes the completion out of the outbox (its event is in the stream) and drops its reminder. */
   markPublished(tenantId: string, completionId: string): Promise<void>;
   /** Drops a reminder (its completion is published, or was never written). */
@@ -301,6 +348,12 @@ export interface ItemMarkers {
 
 /** Publishes an event on the bus; rejects when the stream did not confirm it. */
 export type PublishEvent = (event: ProductEvent) => Promise<unknown>;
+
+/**
+ * Publishes an outbound event on the domain stream (DOMAIN_EVENTS) with its id as the message id;
+ * rejects when the stream did not confirm it.
+ */
+export type PublishDomainEvent = (event: OutboundEvent) => Promise<unknown>;
 
 /** The raw event log's side of the pass (store/raw-events-repository.ts). */
 export interface PrunableEventLog {

@@ -153,6 +153,8 @@ describe('the consumer’s memory of its last write of each tenant', () => {
       { version: opened.version, driftRevision: opened.driftRevision },
       {
         lastBand: opened.lastBand ?? 'HEALTHY',
+        lastRung: 'ONBOARDED' as const,
+        events: [],
         signals: nudged,
         scheduledCheck: opened.scheduledCheck,
         projection: SOME_PROJECTION,

@@ -250,6 +250,8 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
     await outbox.remind(tenantId, completion.id, NOW, NOW);
     const derived = {
       lastBand: 'ONBOARDING' as const,
+      lastRung: 'ONBOARDED' as const,
+      events: [],
       signals: [],
       scheduledCheck: null,
       projection: SOME_PROJECTION,

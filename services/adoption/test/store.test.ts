@@ -21,6 +21,8 @@ import { SOME_PROJECTION } from './support/projection.js';
 const NOW = new Date('2025-04-01T00:00:00.000Z');
 const derived = {
   lastBand: 'ONBOARDING' as const,
+  lastRung: 'ONBOARDED' as const,
+  events: [],
   signals: [],
   scheduledCheck: null,
   projection: SOME_PROJECTION,
@@ -157,7 +159,14 @@ describe('the adoption store on the real Mongo-wire server', () => {
       await drift.record(
         tenantId,
         read,
-        { lastBand: 'HEALTHY', signals: [], scheduledCheck: null, projection: SOME_PROJECTION },
+        {
+          lastBand: 'HEALTHY',
+          lastRung: 'ONBOARDED' as const,
+          events: [],
+          signals: [],
+          scheduledCheck: null,
+          projection: SOME_PROJECTION,
+        },
         NOW,
       ),
     ).toBe(false);
@@ -166,7 +175,14 @@ describe('the adoption store on the real Mongo-wire server', () => {
       await drift.record(
         tenantId,
         fresh,
-        { lastBand: 'HEALTHY', signals: [], scheduledCheck: null, projection: SOME_PROJECTION },
+        {
+          lastBand: 'HEALTHY',
+          lastRung: 'ONBOARDED' as const,
+          events: [],
+          signals: [],
+          scheduledCheck: null,
+          projection: SOME_PROJECTION,
+        },
         NOW,
       ),
     ).toBe(true);
@@ -174,7 +190,14 @@ describe('the adoption store on the real Mongo-wire server', () => {
       await drift.record(
         tenantId,
         fresh,
-        { lastBand: 'DRIFTING', signals: [], scheduledCheck: null, projection: SOME_PROJECTION },
+        {
+          lastBand: 'DRIFTING',
+          lastRung: 'ONBOARDED' as const,
+          events: [],
+          signals: [],
+          scheduledCheck: null,
+          projection: SOME_PROJECTION,
+        },
         NOW,
       ),
     ).toBe(false);

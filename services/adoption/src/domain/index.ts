@@ -105,6 +105,15 @@ export {
 } from './risk/active-signals.js';
 export type { SignalTransition } from './risk/active-signals.js';
 export { RISK_SIGNAL_NAMESPACE, riskSignalId } from './risk/signal-id.js';
+export {
+  auditEvent,
+  boundedEvents,
+  INITIAL_LEVELS,
+  MAX_PENDING_EVENTS,
+  OUTBOUND_EVENT_NAMESPACE,
+  writeEvents,
+} from './outbound/outbound-events.js';
+export type { AuditActor, OutboundEvent, ProjectedLevels, WriteChange } from './outbound/outbound-events.js';
 
 export { PLAN_MANAGER_ROLES, PLAN_STATUSES, mayManagePlans } from './plans/success-plan.js';
 export type {

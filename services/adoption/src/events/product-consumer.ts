@@ -60,6 +60,8 @@ export interface AdoptionConsumer extends BatchConsumer {
 /** What the milestone detector is started with: the ingest use case's deps and where it listens. */
 export interface ProductConsumerDeps {
   readonly events: AdoptionConfig['events'];
+  /** The domain stream the outbox relays to: ensured here too, so no publish waits for its consumer. */
+  readonly domain?: AdoptionConfig['domain'];
   readonly ingest: IngestDeps;
   readonly logger: BatchHandlerLogger;
 }
@@ -78,6 +80,7 @@ export async function startProductConsumer(
   const { logger } = deps;
   const jsm = await jetstreamManager(nc);
   await ensureEventStream(jsm, { streamName, subjectPrefix, duplicateWindowMs });
+  if (deps.domain) await ensureEventStream(jsm, { ...deps.domain, duplicateWindowMs });
   // What can never be applied is kept for inspection, not only logged.
   await ensureDeadLetterStream(jsm, { streamName: DEAD_LETTER_STREAM });
   let stopping = false;

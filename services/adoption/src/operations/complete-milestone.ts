@@ -2,10 +2,13 @@ import {
   adoptionErrors,
   completeMilestone,
   type AdoptionState,
+  auditEvent,
   type ManualCompletion,
+  type OutboundEvent,
   type SignalTransition,
 } from '../domain/index.js';
-import type { Caller } from './caller.js';
+import { auditActor, type Caller } from './caller.js';
+import type { EventOutbox } from './event-outbox.js';
 import type { CompletionOutbox } from './completion-outbox.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
 import { refreshProjection } from './refresh-projection.js';
@@ -52,6 +55,8 @@ export interface CompleteMilestoneDeps {
   readonly schedule: (tenantId: string, at: Date | null) => Promise<void>;
   /** Ladder moves a write caused, reported once the write has won. */
   readonly onTransitions: (tenantId: string, transitions: readonly SignalTransition[]) => void;
+  /** The outbox of outbound events: the completion's audit entry, rung and band changes. */
+  readonly events?: EventOutbox;
 }
 
 /**
@@ -86,9 +91,11 @@ export async function completeMilestoneFor(
     if (!outcome.ok) throw outcome.error;
     if (outcome.value.outcome === 'ALREADY_DONE') return { state, appliedEvents: aggregate.appliedEvents };
     const { completion } = outcome.value;
-    if (expectedVersion === undefined) return completeUnpinned(deps, caller, completion);
+    const audit = completionAudit(deps, caller, completion);
+    if (expectedVersion === undefined) return completeUnpinned(deps, caller, completion, audit);
     const now = deps.now();
     const write = recomputeOnWrite({
+      audit: [audit],
       aggregate,
       facts: aggregate.facts,
       manualCompletions: [...storedCompletions(aggregate), completion],
@@ -101,8 +108,10 @@ export async function completeMilestoneFor(
     });
     if (write.reschedule) await deps.schedule(tenantId, write.reschedule);
     await deps.outbox.expect(tenantId, completion, now);
+    await deps.events?.expect(tenantId, write.derived.events, now);
     if (await deps.aggregates.recordCompletion(tenantId, completion, aggregate.version, write.derived, now)) {
       if (write.transitions.length > 0) deps.onTransitions(tenantId, write.transitions);
+      if (write.droppedEvents > 0) deps.events?.dropped(tenantId, write.droppedEvents);
       // After the write: the aggregate is the truth and holds the event in its outbox, so a failed
       // publish is not a failure the client would retry against a done step; the relay sends it.
       await deps.outbox
@@ -113,8 +122,10 @@ export async function completeMilestoneFor(
             'milestone.completed left in the outbox for the relay',
           ),
         );
+      await deps.events?.publishOrLeave(tenantId, write.derived.events);
       return { state: write.result.state, appliedEvents: aggregate.appliedEvents };
     }
+    await deps.events?.abandon(tenantId, write.derived.events);
     await deps.outbox
       .abandon(tenantId, completion)
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'outbox reminder of a lost write kept'));
@@ -138,13 +149,17 @@ async function completeUnpinned(
   deps: CompleteMilestoneDeps,
   caller: Caller,
   completion: ManualCompletion,
+  audit: OutboundEvent,
 ): Promise<CompletedState> {
   const tenantId = caller.claims.tenantId;
   const now = deps.now();
   await deps.outbox.expect(tenantId, completion, now);
+  await deps.events?.expect(tenantId, [audit], now);
   await deps.drift.schedule(tenantId, now);
-  const recorded = await deps.aggregates.recordCompletionOnce(tenantId, completion, now);
+  // One audit entry, even in a full outbox: a manual completion is rare and the log must have it.
+  const recorded = await deps.aggregates.recordCompletionOnce(tenantId, completion, now, [audit]);
   if (recorded === 'recorded') {
+    await deps.events?.publishOrLeave(tenantId, [audit]);
     await deps.outbox
       .publish(tenantId, completion)
       .catch((error: unknown) =>
@@ -154,6 +169,7 @@ async function completeUnpinned(
         ),
       );
   } else {
+    await deps.events?.abandon(tenantId, [audit]);
     await deps.outbox
       .abandon(tenantId, completion)
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'outbox reminder of a lost write kept'));
@@ -163,4 +179,20 @@ async function completeUnpinned(
   if (!refresh.recorded) await deps.drift.schedule(tenantId, now);
   if (refresh.transitions.length > 0) deps.onTransitions(tenantId, refresh.transitions);
   return { state: refresh.result.state, appliedEvents: refresh.appliedEvents };
+}
+
+/** The audit entry of a manual completion: who (from the verified claims), which milestone. */
+function completionAudit(
+  deps: Pick<CompleteMilestoneDeps, 'newId' | 'now'>,
+  caller: Caller,
+  completion: ManualCompletion,
+): OutboundEvent {
+  return auditEvent({
+    id: deps.newId(),
+    tenantId: caller.claims.tenantId,
+    actor: auditActor(caller),
+    action: 'milestone.completed_manually',
+    target: { type: 'milestone', id: completion.key },
+    at: new Date(completion.completedAt),
+  });
 }

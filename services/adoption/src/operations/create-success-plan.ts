@@ -1,7 +1,15 @@
-import { adoptionErrors, createPlan, type CreatePlanRequest, type SuccessPlan } from '../domain/index.js';
-import type { AggregatesRepository, PlansRepository } from '../ports.js';
+import {
+  adoptionErrors,
+  auditEvent,
+  createPlan,
+  type CreatePlanRequest,
+  type OutboundEvent,
+  type SuccessPlan,
+} from '../domain/index.js';
+import { planHolder, type AggregatesRepository, type PlansRepository } from '../ports.js';
 import { activePlanOf } from './active-plan.js';
-import type { Caller } from './caller.js';
+import { auditActor, type Caller } from './caller.js';
+import type { EventOutbox } from './event-outbox.js';
 import { projectionFor, type ProjectionReadDeps } from './read-projection.js';
 
 /** What the success-plan use cases need; app.ts builds it (store/ implements the plans). */
@@ -10,6 +18,8 @@ export interface SuccessPlanDeps extends ProjectionReadDeps {
   readonly aggregates: AggregatesRepository;
   readonly plans: PlansRepository;
   readonly newId: () => string;
+  /** The outbox of the audit entries of plan creates and renewals (none: stored, not relayed). */
+  readonly events?: EventOutbox;
 }
 
 /**
@@ -33,11 +43,33 @@ export async function createSuccessPlan(
   if (!planned.ok) throw planned.error;
   // The domain saw no plan, but a concurrent create may have stored one since: the insert of
   // generation 0 is what decides.
-  if ((await deps.plans.create(tenantId, planned.value)) === 'conflict') {
+  const audit = planAudit(deps, caller, 'success_plan.created', planned.value);
+  const holder = planHolder(0);
+  await deps.events?.expect(tenantId, [audit], deps.now(), holder);
+  if ((await deps.plans.create(tenantId, planned.value, [audit])) === 'conflict') {
+    await deps.events?.abandon(tenantId, [audit]);
     const active = activePlanOf(await deps.plans.chain(tenantId));
     throw adoptionErrors.create('PLAN_ALREADY_ACTIVE', {
       details: active ? { activePlanId: active.id } : {},
     });
   }
+  await deps.events?.publishOrLeave(tenantId, [audit], holder);
   return planned.value;
+}
+
+/** The audit entry of a plan's create or renewal, stored in the insert of its generation. */
+export function planAudit(
+  deps: Pick<SuccessPlanDeps, 'newId' | 'now'>,
+  caller: Caller,
+  action: 'success_plan.created' | 'success_plan.renewed',
+  plan: SuccessPlan,
+): OutboundEvent {
+  return auditEvent({
+    id: deps.newId(),
+    tenantId: caller.claims.tenantId,
+    actor: auditActor(caller),
+    action,
+    target: { type: 'success_plan', id: plan.id },
+    at: deps.now(),
+  });
 }

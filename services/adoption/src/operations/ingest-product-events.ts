@@ -18,6 +18,7 @@ import {
   type TenantSummary,
 } from '../domain/index.js';
 import { countDistinctItems } from './count-distinct-items.js';
+import type { EventOutbox } from './event-outbox.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
 import { tenantTier } from './tenant-tier.js';
 import {
@@ -109,6 +110,8 @@ export interface IngestDeps {
    * DONE and marked unpublished, but nothing reminds the relay.
    */
   readonly completions?: DetectedCompletionOutbox;
+  /** The outbox of outbound events (rung, band, ladder moves). Without it they are stored, not relayed. */
+  readonly events?: EventOutbox;
   /**
    * The per-tier table: a `tier.changed` stores its tier's entry there before the tenant's write,
    * and a tenant no change reached yet recomputes with the default tier's entry. Without it (tests
@@ -292,7 +295,7 @@ export async function ingestProductEvents(
     if (tierChange) await deps.tiers?.put(tierChange.entry);
     // The projection the reads serve is stored by this write: milestones with the tier's offers.
     const tenant = await tenantTier(deps.tiers, tier ?? aggregate.tier);
-    const { derived, transitions, reschedule, result } = recomputeOnWrite({
+    const { derived, transitions, reschedule, result, droppedEvents } = recomputeOnWrite({
       aggregate,
       facts: keptFacts,
       manualCompletions: stored,
@@ -321,12 +324,15 @@ export async function ingestProductEvents(
     if (reschedule) await deps.schedule(tenantId, reschedule);
     // Before the write too: a completion stored without its reminder would never be relayed.
     for (const completion of completions) await deps.completions?.expect(tenantId, completion, now);
+    await deps.events?.expect(tenantId, derived.events, now);
     if (await deps.aggregates.applyFacts(tenantId, change, aggregate.version, derived, now)) {
       // After the write, so a logged event is an applied one (see `fresh`).
       const logged = [...reapplied, ...facts];
       if (!options.deferRawLog) await deps.rawEvents.append(tenantId, logged, now);
       if (transitions.length > 0) deps.onTransitions(tenantId, transitions);
       for (const completion of completions) await deps.completions?.publishOrLeave(tenantId, completion);
+      if (droppedEvents > 0) deps.events?.dropped(tenantId, droppedEvents);
+      await deps.events?.publishOrLeave(tenantId, derived.events);
       return {
         applied: facts.length + (tierChange ? 1 : 0),
         duplicates,
@@ -335,6 +341,7 @@ export async function ingestProductEvents(
         unlogged: options.deferRawLog ? logged : [],
       };
     }
+    await deps.events?.abandon(tenantId, derived.events);
   }
   // Another writer kept winning: a redelivery (with the consumer's backoff) tries again later.
   throw new Error(`aggregate of tenant ${tenantId} kept changing; its events are left for redelivery`);

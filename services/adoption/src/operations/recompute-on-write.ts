@@ -4,6 +4,7 @@ import {
   type EventFact,
   type ItemCounts,
   type ManualCompletion,
+  type OutboundEvent,
   type RecomputeResult,
   type SignalTransition,
   type TierView,
@@ -12,6 +13,9 @@ import {
   mergeSignals,
   nextDriftCheck,
   projectionOf,
+  boundedEvents,
+  INITIAL_LEVELS,
+  writeEvents,
 } from '../domain/index.js';
 import type { DerivedRecord, TenantAggregate } from '../ports.js';
 
@@ -34,6 +38,8 @@ export interface WriteInput {
   readonly items?: ItemCounts;
   /** The drift watch takes the next check whatever is scheduled: it has just consumed it. */
   readonly alwaysReschedule?: boolean;
+  /** Outbound events the write causes besides what the recompute shows (an audit entry). */
+  readonly audit?: readonly OutboundEvent[];
 }
 
 /** The recompute, what to store with the write, and which signals moved. */
@@ -46,6 +52,8 @@ export interface WriteRecompute {
   readonly reschedule: Date | undefined;
   /** Ladder moves against the stored ledger; reported only once the write has won. */
   readonly transitions: readonly SignalTransition[];
+  /** New outbound events the outbox had no room for (`derived.events` holds the kept ones). */
+  readonly droppedEvents: number;
 }
 
 /**
@@ -71,10 +79,17 @@ export function recomputeOnWrite(input: WriteInput): WriteRecompute {
   const reschedule = input.alwaysReschedule
     ? (nextCheck ?? undefined)
     : earlierCheck(input.aggregate.scheduledCheck, nextCheck);
+  const transitions = signalTransitions(input.aggregate.signals, signals);
+  const { kept, dropped } = boundedEvents(input.aggregate.pendingEvents, [
+    ...(input.audit ?? []),
+    ...outboundEventsOf(input, result, transitions),
+  ]);
   return {
     result,
     derived: {
       lastBand: result.state.healthBand,
+      lastRung: result.state.currentMaturityRung,
+      events: kept,
       signals,
       scheduledCheck: reschedule ?? input.aggregate.scheduledCheck,
       projection: projectionOf({
@@ -88,6 +103,37 @@ export function recomputeOnWrite(input: WriteInput): WriteRecompute {
     },
     nextCheck,
     reschedule,
-    transitions: signalTransitions(input.aggregate.signals, signals),
+    transitions,
+    droppedEvents: dropped,
   };
+}
+
+/**
+ * The rung, band and ladder events of a write: against what the stored projection says (its
+ * band is `lastBand`, its rung `lastRung`). A tenant no write has recomputed yet starts from the
+ * empty recompute's rung and band; a document whose rung is not known (projected before
+ * `lastRung`, projection not readable) gets no rung event from this write, only the baseline.
+ */
+function outboundEventsOf(
+  input: WriteInput,
+  result: RecomputeResult,
+  transitions: readonly SignalTransition[],
+): readonly OutboundEvent[] {
+  const { aggregate } = input;
+  const unprojected = aggregate.lastBand === null;
+  return writeEvents({
+    tenantId: aggregate.tenantId,
+    previous: {
+      band: aggregate.lastBand ?? INITIAL_LEVELS.band,
+      rung: aggregate.lastRung ?? (unprojected ? INITIAL_LEVELS.rung : null),
+    },
+    next: {
+      rung: result.state.currentMaturityRung,
+      band: result.state.healthBand,
+      healthScore: result.state.healthScore,
+    },
+    transitions,
+    fence: `${aggregate.version}:${aggregate.driftRevision}`,
+    at: input.now,
+  });
 }

@@ -5,6 +5,7 @@ import {
   type DriftRepository,
   type TierCatalogue,
 } from '../ports.js';
+import type { EventOutbox } from './event-outbox.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
 import { tenantTier } from './tenant-tier.js';
 
@@ -14,6 +15,8 @@ export interface RefreshDeps {
   readonly drift: Pick<DriftRepository, 'schedule' | 'record'>;
   readonly tiers?: TierCatalogue;
   readonly rescanMs: number;
+  /** The outbox of the outbound events a refresh causes (none: stored, not relayed). */
+  readonly events?: EventOutbox;
 }
 
 /** What a refresh did, and the recompute it stored (or would have: see `recorded`). */
@@ -57,7 +60,12 @@ export async function refreshProjection(
   // that never comes would leave a risk unwatched.
   if (options.alwaysReschedule) await deps.drift.schedule(tenantId, write.nextCheck);
   else if (write.reschedule) await deps.drift.schedule(tenantId, write.reschedule);
+  await deps.events?.expect(tenantId, write.derived.events, now);
   const recorded = await deps.drift.record(tenantId, aggregate, write.derived, now);
+  if (recorded) {
+    if (write.droppedEvents > 0) deps.events?.dropped(tenantId, write.droppedEvents);
+    await deps.events?.publishOrLeave(tenantId, write.derived.events);
+  } else await deps.events?.abandon(tenantId, write.derived.events);
   return {
     recorded,
     result: write.result,

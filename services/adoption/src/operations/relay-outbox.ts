@@ -1,5 +1,6 @@
-import type { DuePublication, OutboxRepository } from '../ports.js';
+import type { DuePublication, OutboxRepository, PublishDomainEvent } from '../ports.js';
 import { publishCompletion, type PublishEvent } from './completion-outbox.js';
+import { publishOutbound } from './event-outbox.js';
 
 /** Reminders one pass looks at, at most; the rest wait for the next tick, oldest first. */
 export const OUTBOX_BATCH_SIZE = 100;
@@ -21,6 +22,8 @@ export interface OutboxRelayLogger {
 export interface OutboxRelayDeps {
   readonly outbox: OutboxRepository;
   readonly publish: PublishEvent;
+  /** Publishes outbound events on the domain stream. */
+  readonly publishDomain: PublishDomainEvent;
   readonly now: () => Date;
   readonly graceMs: number;
   readonly logger: OutboxRelayLogger;
@@ -51,7 +54,7 @@ export interface OutboxPassReport {
 type Outcome = 'published' | 'settled' | 'waiting' | 'refused';
 
 async function relay(deps: OutboxRelayDeps, due: DuePublication, now: Date): Promise<Outcome> {
-  const entry = await deps.outbox.entry(due.tenantId, due.completionId);
+  const entry = await deps.outbox.entry(due.tenantId, due.completionId, due.holder);
   if (entry.state === 'published') {
     await deps.outbox.forget(due.tenantId, due.completionId);
     return 'settled';
@@ -65,13 +68,14 @@ async function relay(deps: OutboxRelayDeps, due: DuePublication, now: Date): Pro
     return 'waiting';
   }
   try {
-    await publishCompletion(deps, due.tenantId, entry.completion);
+    if (entry.state === 'pending-event') await publishOutbound(deps, due.tenantId, entry.event, due.holder);
+    else await publishCompletion(deps, due.tenantId, entry.completion);
     return 'published';
   } catch (error) {
     if (!deps.isRefused(error)) throw error;
     deps.logger.error(
       { err: error, tenantId: due.tenantId, eventId: due.completionId },
-      'milestone.completed refused by the event contract; kept in the outbox',
+      'event refused by the event contract; kept in the outbox',
     );
     await deps.outbox.postpone(due, new Date(now.getTime() + REFUSED_EVENT_RETRY_MS));
     return 'refused';
@@ -79,7 +83,7 @@ async function relay(deps: OutboxRelayDeps, due: DuePublication, now: Date): Pro
 }
 
 /**
- * One relay pass: every completion whose reminder is due (its grace period is over and the
+ * One relay pass: every completion (or outbound event) whose reminder is due (its grace period is over and the
  * completing call has not taken it out of the outbox) is claimed (an insert, so replicas running
  * at once split the work instead of both publishing), and its event published with the envelope
  * the completing call sent. The pass stops at the first failure: the stream or the store is most
@@ -101,7 +105,7 @@ export async function runOutboxPass(deps: OutboxRelayDeps): Promise<OutboxPassRe
       report.failed += 1;
       deps.logger.warn(
         { err: error, tenantId: item.tenantId, eventId: item.completionId },
-        'milestone.completed still in the outbox; the next pass tries again',
+        'event still in the outbox; the next pass tries again',
       );
       break;
     } finally {

@@ -1,6 +1,7 @@
 import { adoptionErrors, renewPlan, type AdoptionState } from '../domain/index.js';
 import type { Caller } from './caller.js';
-import type { SuccessPlanDeps } from './create-success-plan.js';
+import { planAudit, type SuccessPlanDeps } from './create-success-plan.js';
+import { planHolder } from '../ports.js';
 import { recomputeForWrite, tenantTier } from './tenant-tier.js';
 
 /**
@@ -29,12 +30,17 @@ export async function renewSuccessPlan(
   );
   if (!renewal.ok) throw renewal.error;
   const { renewed, successor } = renewal.value;
-  if ((await deps.plans.renew(tenantId, generation, renewed, successor)) === 'conflict') {
+  const audit = planAudit(deps, caller, 'success_plan.renewed', successor);
+  const holder = planHolder(generation + 1);
+  await deps.events?.expect(tenantId, [audit], now, holder);
+  if ((await deps.plans.renew(tenantId, generation, renewed, successor, [audit])) === 'conflict') {
+    await deps.events?.abandon(tenantId, [audit]);
     // A concurrent renewal of the same plan won: this one is the double submit.
     throw adoptionErrors.create('PLAN_NOT_ACTIVE', {
       details: { planId: request.fromPlanId, status: 'RENEWED' },
     });
   }
+  await deps.events?.publishOrLeave(tenantId, [audit], holder);
   // A renewal changes nothing the state is computed from, so the version stays; the state is
   // recomputed as of now, as the spec asks.
   return { state, appliedEvents: aggregate.appliedEvents };

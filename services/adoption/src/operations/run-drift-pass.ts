@@ -1,5 +1,6 @@
 import type { SignalTransition } from '../domain/index.js';
 import type { AggregatesRepository, DriftRepository, DueTenant, TierCatalogue } from '../ports.js';
+import type { EventOutbox } from './event-outbox.js';
 import { refreshProjection } from './refresh-projection.js';
 
 /** Tenants one pass looks at, at most; the rest wait for the next tick, most overdue first. */
@@ -24,6 +25,8 @@ export interface DriftWatchDeps {
   readonly onTenantError: (tenantId: string, error: unknown) => void;
   /** The per-tier table: a tenant no `tier.changed` reached yet has the default tier's entry. */
   readonly tiers?: TierCatalogue;
+  /** The outbox of the outbound events a pass causes (ladder moves, band and rung changes). */
+  readonly events?: EventOutbox;
 }
 
 /** What one pass did. */

@@ -7,6 +7,7 @@ import {
   type EventFact,
   type HealthBand,
   type ManualCompletion,
+  type MaturityRung,
   type RiskSignal,
   type TenantProjection,
   type TenantSummary,
@@ -67,6 +68,11 @@ export interface AggregateDocument {
   version: number;
   /** Band of the last recompute-on-write, for the health model's hysteresis. */
   lastBand: HealthBand | null;
+  /**
+   * Rung of the stored projection, written with it: the baseline the next write compares with
+   * for `adoption.rung_changed` (absent: written before it; read from the projection then).
+   */
+  lastRung?: MaturityRung;
   tier: TierSnapshot | null;
   /** The drift-watch ledger: every signal with the rung it has been moved to. */
   signals: RiskSignal[];
@@ -85,6 +91,12 @@ export interface AggregateDocument {
    * published (see outbox-repository.ts).
    */
   outbox: string[];
+  /**
+   * The outbox of outbound events (rung, band, risk-signal moves, audit entries), one JSON string
+   * each (pending-events.ts): pushed by the update that made the change, pulled once the domain
+   * stream confirmed the event. At most MAX_PENDING_EVENTS (the write checks what it read).
+   */
+  pendingEvents?: string[];
   updatedAt: Date;
 }
 
@@ -142,11 +154,13 @@ export function toAggregate(
     detectedCompletions: doc.detectedCompletions ?? [],
     version: doc.version ?? 0,
     lastBand: doc.lastBand ?? null,
+    lastRung: doc.lastRung ?? storedProjection(doc.projection)?.state.currentMaturityRung ?? null,
     tier: doc.tier ?? null,
     signals: doc.signals ?? [],
     driftRevision: doc.driftRevision ?? 0,
     scheduledCheck: doc.scheduledCheck ?? null,
     unpublished: doc.outbox ?? [],
+    pendingEvents: doc.pendingEvents?.length ?? 0,
   };
 }
 
@@ -181,9 +195,10 @@ export function unpackIds(stored: string | string[] | undefined): readonly strin
 /** The `$set` part of a write that also records a recompute's derived values. */
 export function derivedFields(
   derived: DerivedRecord,
-): Pick<AggregateDocument, 'lastBand' | 'signals' | 'scheduledCheck' | 'projection'> {
+): Pick<AggregateDocument, 'lastBand' | 'lastRung' | 'signals' | 'scheduledCheck' | 'projection'> {
   return {
     lastBand: derived.lastBand,
+    lastRung: derived.lastRung,
     signals: [...derived.signals],
     scheduledCheck: derived.scheduledCheck,
     projection: packProjection(derived.projection),

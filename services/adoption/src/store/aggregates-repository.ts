@@ -1,5 +1,6 @@
 import type { Collection, Db, PushOperator } from 'mongodb';
 import type { AggregatesRepository } from '../ports.js';
+import { withPendingEvents } from './pending-events.js';
 import {
   AGGREGATES_COLLECTION,
   derivedFields,
@@ -50,9 +51,10 @@ export function aggregatesRepository(
     now: Date,
     driftRevision?: number,
   ): Promise<boolean> => {
+    const push = withPendingEvents(change.$push, derived.events);
     const touched = [
       ...(Object.keys(change.$set) as (keyof AggregateDocument)[]),
-      ...(Object.keys(change.$push ?? {}) as (keyof AggregateDocument)[]),
+      ...(Object.keys(push ?? {}) as (keyof AggregateDocument)[]),
     ];
     return lock.run(tenantId, async () => {
       try {
@@ -63,7 +65,7 @@ export function aggregatesRepository(
             ...(driftRevision === undefined ? {} : { driftRevision: counterIs(driftRevision) }),
           },
           {
-            ...(change.$push ? { $push: change.$push } : {}),
+            ...(push ? { $push: push } : {}),
             $inc: { version: 1, driftRevision: 1 },
             $set: { ...change.$set, ...derivedFields(derived), updatedAt: now },
             $setOnInsert: insertDefaults(now, [
@@ -146,7 +148,9 @@ export function aggregatesRepository(
       } finally {
         // Written: the next group of the tenant starts from what is now stored. Lost or unknown
         // (an error may come after the write landed): read the document next time.
-        if (wrote && lastWritten && change.read.version === expectedVersion)
+        // A write that pushed outbound events is not remembered either: the outbox's size is
+        // what the next write bounds its events by, and the relay drains it behind our back.
+        if (wrote && lastWritten && change.read.version === expectedVersion && derived.events.length === 0)
           lastWritten.set(tenantId, afterFactsWrite(change, { parts: refs, inline }, derived));
         else forget(tenantId);
       }
@@ -170,20 +174,25 @@ export function aggregatesRepository(
         now,
       );
     },
-    recordCompletionOnce: (tenantId, completion, now) =>
+    recordCompletionOnce: (tenantId, completion, now, events = []) =>
       lock.run(tenantId, async () => {
         forget(tenantId);
+        const push: PushOperator<AggregateDocument> = withPendingEvents(
+          { manualCompletions: completion, outbox: completion.id } as PushOperator<AggregateDocument>,
+          events,
+        ) ?? { manualCompletions: completion, outbox: completion.id };
         try {
           const result = await aggregates.updateOne(
             { _id: tenantId, 'manualCompletions.key': { $ne: completion.key } },
             {
-              $push: {
-                manualCompletions: completion,
-                outbox: completion.id,
-              } as PushOperator<AggregateDocument>,
+              $push: push,
               $inc: { version: 1 },
               $set: { updatedAt: now },
-              $setOnInsert: insertDefaults(now, ['manualCompletions', 'outbox', 'version', 'updatedAt']),
+              $setOnInsert: insertDefaults(now, [
+                ...(Object.keys(push) as (keyof AggregateDocument)[]),
+                'version',
+                'updatedAt',
+              ]),
             },
             { upsert: true },
           );

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { AGGREGATES_COLLECTION, derivedFields, type AggregateDocument } from './aggregate-document.js';
 import { leaseClaims } from './lease-claims.js';
 import type { TenantWriteLock } from './tenant-write-lock.js';
+import { withPendingEvents } from './pending-events.js';
 import { counterIs } from './write-helpers.js';
 
 /** When each tenant's drift check is due: small documents, so the due query stays cheap. */
@@ -42,7 +43,11 @@ export function driftRepository(db: Db, lock: TenantWriteLock): DriftRepository 
       lock.run(tenantId, async () => {
         const result = await aggregates.updateOne(
           { _id: tenantId, version: counterIs(read.version), driftRevision: counterIs(read.driftRevision) },
-          { $set: { ...derivedFields(derived), updatedAt: now }, $inc: { driftRevision: 1 } },
+          {
+            $set: { ...derivedFields(derived), updatedAt: now },
+            $inc: { driftRevision: 1 },
+            ...(derived.events.length > 0 ? { $push: withPendingEvents(undefined, derived.events) } : {}),
+          },
         );
         return result.matchedCount === 1;
       }),

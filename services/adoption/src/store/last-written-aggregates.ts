@@ -116,6 +116,10 @@ export function afterFactsWrite(
     version: read.version + 1,
     driftRevision: read.driftRevision + 1,
     lastBand: derived.lastBand,
+    lastRung: derived.lastRung,
+    // What the read saw plus what this write pushed; the relay may have drained some since (an
+    // over-count only, and a write that pushed events is not remembered: see applyFacts).
+    pendingEvents: read.pendingEvents + derived.events.length,
     signals: derived.signals,
     scheduledCheck: derived.scheduledCheck,
   };

@@ -25,8 +25,8 @@ export function notifyingAggregates(
       if (wrote) changed(tenantId, expectedVersion + 1);
       return wrote;
     },
-    recordCompletionOnce: async (tenantId, completion, now) => {
-      const outcome = await aggregates.recordCompletionOnce(tenantId, completion, now);
+    recordCompletionOnce: async (tenantId, completion, now, events) => {
+      const outcome = await aggregates.recordCompletionOnce(tenantId, completion, now, events);
       if (outcome === 'recorded') changed(tenantId);
       return outcome;
     },

@@ -11,13 +11,13 @@ export type PlansChanged = (tenantId: string, chainLength: number) => void;
 export function notifyingPlans(plans: PlansRepository, changed: PlansChanged): PlansRepository {
   return {
     ...plans,
-    create: async (tenantId, plan) => {
-      const outcome = await plans.create(tenantId, plan);
+    create: async (tenantId, plan, events) => {
+      const outcome = await plans.create(tenantId, plan, events);
       if (outcome === 'created') changed(tenantId, 1);
       return outcome;
     },
-    renew: async (tenantId, predecessorGeneration, renewed, successor) => {
-      const outcome = await plans.renew(tenantId, predecessorGeneration, renewed, successor);
+    renew: async (tenantId, predecessorGeneration, renewed, successor, events) => {
+      const outcome = await plans.renew(tenantId, predecessorGeneration, renewed, successor, events);
       if (outcome === 'renewed') changed(tenantId, predecessorGeneration + 2);
       return outcome;
     },

@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
-import type { SuccessPlan } from '../domain/index.js';
+import type { OutboundEvent, SuccessPlan } from '../domain/index.js';
+import { packEvents } from './pending-events.js';
 import type { PlansRepository } from '../ports.js';
 import { isDuplicateKey } from './write-helpers.js';
 
@@ -17,14 +18,20 @@ const READ_AHEAD = 4;
  * renewal of generation g is g + 1. Stored `status` is what the writer knew; the truth is the
  * position: the last generation is ACTIVE, every earlier one RENEWED.
  */
-interface PlanDocument {
+export interface PlanDocument {
   _id: string;
   tenantId: string;
   generation: number;
   plan: SuccessPlan;
+  /**
+   * The outbox of the audit entry of this generation's create or renewal (JSON strings, see
+   * pending-events.ts), inserted with the plan and pulled once the relay published it.
+   */
+  pendingEvents?: string[];
 }
 
-const planId = (tenantId: string, generation: number): string => `${tenantId}:${generation}`;
+/** `_id` of a plan generation's document. */
+export const planId = (tenantId: string, generation: number): string => `${tenantId}:${generation}`;
 
 /**
  * Success plans as an insert-only chain of generations. An insert with a unique `_id` is the
@@ -36,9 +43,20 @@ const planId = (tenantId: string, generation: number): string => `${tenantId}:${
 export function plansRepository(db: Db): PlansRepository {
   const plans: Collection<PlanDocument> = db.collection(PLANS_COLLECTION);
 
-  const insert = async (tenantId: string, generation: number, plan: SuccessPlan): Promise<boolean> => {
+  const insert = async (
+    tenantId: string,
+    generation: number,
+    plan: SuccessPlan,
+    events: readonly OutboundEvent[] = [],
+  ): Promise<boolean> => {
     try {
-      await plans.insertOne({ _id: planId(tenantId, generation), tenantId, generation, plan });
+      await plans.insertOne({
+        _id: planId(tenantId, generation),
+        tenantId,
+        generation,
+        plan,
+        ...(events.length > 0 ? { pendingEvents: packEvents(events) } : {}),
+      });
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -59,11 +77,11 @@ export function plansRepository(db: Db): PlansRepository {
       }
       return withStatuses(found);
     },
-    async create(tenantId, plan) {
-      return (await insert(tenantId, 0, plan)) ? 'created' : 'conflict';
+    async create(tenantId, plan, events) {
+      return (await insert(tenantId, 0, plan, events)) ? 'created' : 'conflict';
     },
-    async renew(tenantId, predecessorGeneration, renewed, successor) {
-      if (!(await insert(tenantId, predecessorGeneration + 1, successor))) return 'conflict';
+    async renew(tenantId, predecessorGeneration, renewed, successor, events) {
+      if (!(await insert(tenantId, predecessorGeneration + 1, successor, events))) return 'conflict';
       // Only the winner gets here, so this document has one writer. If it is lost, reads still
       // show RENEWED from the chain (withStatuses).
       await plans.updateOne({ _id: planId(tenantId, predecessorGeneration) }, { $set: { plan: renewed } });

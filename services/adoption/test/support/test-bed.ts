@@ -9,11 +9,15 @@ import {
   type ProductEvent,
 } from '@tap/contracts';
 import {
+  createDomainEventPublisher,
   createEventPublisher,
   ensureEventStream,
   type BatchConsumer,
+  type DomainEventPublisher,
   type EventPublisher,
 } from '@tap/events';
+import type { DomainEvent } from '@tap/contracts';
+import type { OutboundEvent } from '../../src/domain/index.js';
 import { createClient, tlsFromPem, unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { infraUrls, testClock, testIdentity, testNamespace, waitFor, type TestClock } from '@tap/testkit';
@@ -35,6 +39,10 @@ export interface TestBed {
   /** The logout revocation list both services check (real Redis). */
   readonly revocations: TestRevocations;
   readonly events: AdoptionConfig['events'];
+  /** The bed's own domain stream, where the apps relay outbound events. */
+  readonly domain: AdoptionConfig['domain'];
+  /** Every event stored in the bed's domain stream, oldest first (each stored once per id). */
+  domainEvents(): Promise<DomainEvent[]>;
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
   readonly publisher: EventPublisher;
@@ -63,6 +71,8 @@ export interface ReadModelOptions {
 export interface TestBedOptions extends ReadModelOptions {
   /** How the apps publish: by default straight through the bed's real publisher. */
   readonly publish?: (event: ProductEvent, publisher: EventPublisher) => Promise<unknown>;
+  /** How the apps publish outbound events: by default straight through the bed's domain publisher. */
+  readonly publishDomain?: (event: OutboundEvent, publisher: DomainEventPublisher) => Promise<unknown>;
   /**
    * Where entitlements keeps its database: by default the run's shared server; a test that pauses
    * entitlements' database (SIGSTOP) passes a server of its own, so no other suite is held up.
@@ -97,8 +107,14 @@ export async function openTestBed(
     duplicateWindowMs: 60_000,
   };
   const publisher = createEventPublisher(js, { subjectPrefix: namespace });
+  const domain = { streamName: `${namespace.toUpperCase()}_DOMAIN`, subjectPrefix: `${namespace}_domain` };
+  const domainPublisher = createDomainEventPublisher(js, { subjectPrefix: domain.subjectPrefix });
   // The stream exists from the start, so a tier set before the consumer starts is kept for it.
   await ensureEventStream(await jetstreamManager(nc), events);
+  await ensureEventStream(await jetstreamManager(nc), {
+    ...domain,
+    duplicateWindowMs: events.duplicateWindowMs,
+  });
   const entitlements: EntitlementsApp = buildEntitlements({
     config: {},
     db: entitlementsDb,
@@ -126,12 +142,16 @@ export async function openTestBed(
   };
   const build = (readModel: ReadModelOptions = options) =>
     buildApp({
-      config: { events, ...(driftWatch ? { driftWatch } : {}) },
+      config: { events, domain, ...(driftWatch ? { driftWatch } : {}) },
       db,
       verifier: tokens.verifier,
       revocations: revocations.revocations,
       tls: adoptionTls,
       publish: (event) => (options.publish ? options.publish(event, publisher) : publisher.publish(event)),
+      publishDomain: (event) =>
+        options.publishDomain
+          ? options.publishDomain(event, domainPublisher)
+          : domainPublisher.publish(event),
       logger,
       now: clock.now,
       ...(readModel.readModelTtlMs === undefined ? {} : { readModelTtlMs: readModel.readModelTtlMs }),
@@ -157,6 +177,17 @@ export async function openTestBed(
     tokens,
     revocations,
     events,
+    domain,
+    async domainEvents() {
+      const jsm = await jetstreamManager(nc);
+      const info = await jsm.streams.info(domain.streamName);
+      const found: DomainEvent[] = [];
+      for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq += 1) {
+        const msg = await jsm.streams.getMessage(domain.streamName, { seq }).catch(() => null);
+        if (msg) found.push(msg.json<DomainEvent>());
+      }
+      return found;
+    },
     js,
     jsm: await jetstreamManager(nc),
     publisher,
@@ -211,6 +242,7 @@ export async function openTestBed(
       await Promise.all([app.grpc.shutdown(500), entitlements.grpc.shutdown(500)]);
       const jsm = await jetstreamManager(nc);
       await jsm.streams.delete(events.streamName).catch(() => undefined);
+      await jsm.streams.delete(domain.streamName).catch(() => undefined);
       await nc.drain();
       await Promise.all([db.dropDatabase(), entitlementsDb.dropDatabase()]);
       await mongo.close();

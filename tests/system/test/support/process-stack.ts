@@ -209,6 +209,9 @@ export async function startProcessStack(
       ...events,
       ADOPTION_CONSUMER: `${namespace}_a`,
       ADOPTION_MONGO_DB: databases.adoption,
+      // Its outbound events go to the domain stream this stack's notifications consumes.
+      DOMAIN_EVENTS_STREAM: `${events.EVENTS_STREAM}_DOMAIN`,
+      DOMAIN_EVENTS_SUBJECT_PREFIX: `${namespace}_domain`,
     },
     // Its own domain stream; deliveries to a receiver on loopback only (the tests' own).
     notifications: {

@@ -250,6 +250,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
   const adoption = buildAdoption({
     config: {
       events: { ...events, consumerName: namespace, duplicateWindowMs: 60_000 },
+      // The domain stream notifications consumes: adoption's outbound events go there.
+      domain: { streamName: `${events.streamName}_DOMAIN`, subjectPrefix: `${namespace}_domain` },
       driftWatch: {
         intervalMs: options.driftWatchIntervalMs ?? 60_000,
         rescanMs: 15 * 60_000,
@@ -261,6 +263,8 @@ export async function startSystem(label: string, options: SystemOptions = {}): P
     revocations,
     tls: adoptionTls,
     publish: (event) => publisher.publish(event),
+    publishDomain: (event) =>
+      createDomainEventPublisher(jetstream(nc), { subjectPrefix: `${namespace}_domain` }).publish(event),
     logger,
     ...(options.now ? { now: options.now } : {}),
   });
