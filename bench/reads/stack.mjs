@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { contracts } from '@tap/contracts';
 import { createEventPublisher } from '@tap/events';
@@ -149,6 +149,43 @@ export async function startStack(urls, namespace, options = {}) {
         operator,
       );
       return { tenantId: tenant.id, bearer: `Bearer ${issued.accessToken}` };
+    },
+    /** A fresh OWNER access token of an existing tenant (tokens last 15 minutes). */
+    async ownerToken(/** @type {string} */ tenantId) {
+      const issued = await unaryCall(
+        identity,
+        'IssueAccessToken',
+        { tenantId, role: 'OWNER', scopes: [], subject: '' },
+        operator,
+      );
+      return `Bearer ${issued.accessToken}`;
+    },
+    /**
+     * A new OAuth client of the tenant and its client-credentials token, obtained as an
+     * integration obtains it: `POST /oauth/token` through the gateway.
+     */
+    async clientToken(/** @type {string} */ tenantId) {
+      const made = await unaryCall(
+        identity,
+        'CreateOAuthClient',
+        { tenantId, name: 'bench', scopes: ['products:read'] },
+        operator,
+      );
+      const response = await fetch(`http://127.0.0.1:${ports.gateway[0]}/api/v1/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: made.client?.clientId ?? '',
+          client_secret: made.clientSecret,
+        }).toString(),
+      });
+      if (!response.ok) throw new Error(`oauth/token: ${response.status} ${await response.text()}`);
+      return `Bearer ${/** @type {{ access_token: string }} */ (await response.json()).access_token}`;
+    },
+    /** Drops every event not yet consumed (a bounded phase that ran out of time leaves none behind). */
+    async purgeEvents() {
+      await (await jetstreamManager(nc)).streams.purge(namespace.toUpperCase());
     },
     /** A service's database, to look past its caches. */
     database: (/** @type {'identity' | 'entitlements' | 'adoption'} */ name) =>
