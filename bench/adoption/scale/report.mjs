@@ -49,7 +49,7 @@ export function printReport(report) {
     if (!row.drain.complete) {
       check(
         false,
-        `A ${at}: drained ${n0(row.drain.perSecond)} events/s; gave up after ${n0(row.drain.applied)} of ${n0(row.drain.events)} (below the bench's floor), later phases skipped`,
+        `A ${at}: drained ${n0(row.drain.perSecond)} events/s; ${n0(row.drain.applied)} of ${n0(row.drain.events)} applied when the load's budget (${n0(row.drain.budgetSeconds)} s) ran out; this size's other phases and larger sizes skipped`,
       );
       continue;
     }

@@ -105,6 +105,7 @@ export async function drain(stack, reader, tenant, load) {
   const seconds = (finished - started) / 1_000;
   return {
     events,
+    budgetSeconds: load.budgetMs / 1_000,
     applied: seen - load.from,
     complete: seen >= load.to,
     seconds,
@@ -145,17 +146,18 @@ export async function paced(stack, reader, tenant, pace) {
   })();
   const started = performance.now();
   let sent = 0;
+  // Acks are not awaited tick by tick: a slow ack must not slow the offered rate.
+  const acks = [];
   while (sent < total) {
     const due = Math.min(total, Math.floor(((performance.now() - started) / 1_000) * pace.rate) + 1);
-    const tick = [];
     for (; sent < due; sent += 1) {
       sentAt.push(performance.now());
-      tick.push(stack.publish(productCreated(tenant.tenantId, base + sent)));
+      acks.push(stack.publish(productCreated(tenant.tenantId, base + sent)));
     }
-    await Promise.all(tick);
     await sleep(TICK_MS);
   }
   const publishSeconds = (performance.now() - started) / 1_000;
+  await Promise.all(acks);
   const settleBy = performance.now() + SETTLE_MS;
   while (seenAt.length < total && performance.now() < settleBy) await sleep(20);
   stop = true;
