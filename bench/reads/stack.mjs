@@ -160,24 +160,29 @@ export async function startStack(urls, namespace, options = {}) {
       );
       return `Bearer ${issued.accessToken}`;
     },
-    /**
-     * A new OAuth client of the tenant and its client-credentials token, obtained as an
-     * integration obtains it: `POST /oauth/token` through the gateway.
-     */
-    async clientToken(/** @type {string} */ tenantId) {
+    /** A new OAuth client of the tenant: its id and secret. */
+    async oauthClient(/** @type {string} */ tenantId) {
       const made = await unaryCall(
         identity,
         'CreateOAuthClient',
         { tenantId, name: 'bench', scopes: ['products:read'] },
         operator,
       );
+      return { clientId: made.client?.clientId ?? '', clientSecret: made.clientSecret };
+    },
+    /**
+     * A client-credentials token, obtained as an integration obtains it: `POST /oauth/token`
+     * through the gateway (tokens last 15 minutes).
+     * @param {{ clientId: string; clientSecret: string }} client
+     */
+    async clientToken(client) {
       const response = await fetch(`http://127.0.0.1:${ports.gateway[0]}/api/v1/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
           grant_type: 'client_credentials',
-          client_id: made.client?.clientId ?? '',
-          client_secret: made.clientSecret,
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
         }).toString(),
       });
       if (!response.ok) throw new Error(`oauth/token: ${response.status} ${await response.text()}`);

@@ -37,7 +37,7 @@ import { hammer } from '../../reads/load.mjs';
 import { startStack } from '../../reads/stack.mjs';
 import { printReport } from './report.mjs';
 import { drain, gatewayReader, paced, singleReads } from './scale.mjs';
-import { manyTenants } from './tenants.mjs';
+import { clientTokens, manyTenants } from './tenants.mjs';
 
 /** @param {string} name @param {number} fallback */
 const numberEnv = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -141,7 +141,7 @@ async function main() {
     afterScale = { products: reached, ...memory(adoptionPid) };
     progress(`reads: making ${TENANTS} tenants`);
     const tenants = await manyTenants(stack, reader, gatewayPort, TENANTS, progress);
-    const authorizations = tenants.map((t) => t.client);
+    const authorizations = await clientTokens(stack, tenants);
     /** @param {string} label @param {Omit<Parameters<typeof hammer>[0], 'seconds' | 'connections'>} options */
     const measure = async (label, options) => {
       await hammer({ ...options, connections: CONNECTIONS, seconds: WARM_UP_SECONDS });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { productCreated } from './scale.mjs';
 
-/** Tenants made at once (each is four calls: tenant, tier, OAuth client, token). */
+/** Tenants made at once (each is four calls: tenant, tier, owner token, OAuth client). */
 const BATCH = 16;
 const PLAN = {
   title: 'Get connected',
@@ -11,7 +11,7 @@ const PLAN = {
 
 /**
  * @typedef {Awaited<ReturnType<typeof import('../../reads/stack.mjs').startStack>>} Stack
- * @typedef {{ tenantId: string; owner: string; client: string }} BenchTenant
+ * @typedef {{ tenantId: string; owner: string; client: { clientId: string; clientSecret: string } }} BenchTenant
  */
 
 /**
@@ -33,7 +33,7 @@ export async function manyTenants(stack, reader, port, count, progress) {
         return {
           tenantId: made.tenantId,
           owner: made.bearer,
-          client: await stack.clientToken(made.tenantId),
+          client: await stack.oauthClient(made.tenantId),
         };
       }),
     );
@@ -63,6 +63,18 @@ export async function manyTenants(stack, reader, port, count, progress) {
     );
   await applied(reader, tenants, progress);
   return tenants;
+}
+
+/**
+ * Each tenant's client-credentials token, obtained last so none expires during the reads.
+ * @param {Stack} stack @param {BenchTenant[]} tenants
+ */
+export async function clientTokens(stack, tenants) {
+  /** @type {string[]} */
+  const tokens = [];
+  for (let i = 0; i < tenants.length; i += BATCH)
+    tokens.push(...(await Promise.all(tenants.slice(i, i + BATCH).map((t) => stack.clientToken(t.client)))));
+  return tokens;
 }
 
 /**
