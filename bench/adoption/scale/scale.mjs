@@ -75,20 +75,25 @@ export async function drain(stack, reader, tenant, load) {
   let publishError = /** @type {unknown} */ (undefined);
   const publishing = (async () => {
     const inFlight = new Set();
-    for (let n = load.from; n < load.to && performance.now() < deadline; n += 1) {
-      const p = stack.publish(productCreated(tenant.tenantId, n)).then(() => {
-        published += 1;
-        inFlight.delete(p);
-      });
+    for (
+      let n = load.from;
+      n < load.to && performance.now() < deadline && publishError === undefined;
+      n += 1
+    ) {
+      // Each publish handles its own failure: the first one stops the load and is rethrown below.
+      const p = stack
+        .publish(productCreated(tenant.tenantId, n))
+        .then(
+          () => void (published += 1),
+          (error) => void (publishError ??= error),
+        )
+        .then(() => void inFlight.delete(p));
       inFlight.add(p);
       if (inFlight.size >= PUBLISH_WINDOW) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
     return performance.now();
-  })().catch((error) => {
-    publishError = error;
-    return performance.now();
-  });
+  })();
   let seen = load.from;
   let reads = 0;
   while (seen < load.to && performance.now() < deadline && publishError === undefined) {
@@ -133,6 +138,7 @@ export async function paced(stack, reader, tenant, pace) {
   const seenAt = [];
   let stop = false;
   let failedReads = 0;
+  let failedPublishes = 0;
   const base = pace.from;
   const polling = (async () => {
     while (!stop) {
@@ -152,7 +158,9 @@ export async function paced(stack, reader, tenant, pace) {
     const due = Math.min(total, Math.floor(((performance.now() - started) / 1_000) * pace.rate) + 1);
     for (; sent < due; sent += 1) {
       sentAt.push(performance.now());
-      acks.push(stack.publish(productCreated(tenant.tenantId, base + sent)));
+      acks.push(
+        stack.publish(productCreated(tenant.tenantId, base + sent)).catch(() => void (failedPublishes += 1)),
+      );
     }
     await sleep(TICK_MS);
   }
@@ -169,6 +177,7 @@ export async function paced(stack, reader, tenant, pace) {
     latency: latencySummary(latencies),
     unseen: total - seenAt.length,
     failedReads,
+    failedPublishes,
   };
 }
 
