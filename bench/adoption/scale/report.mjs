@@ -55,7 +55,12 @@ export function printReport(report) {
     }
     check(
       row.drain.perSecond >= TARGETS.drainPerSecond,
-      `A ${at}: drained ${n0(row.drain.perSecond)} events/s ≥ ${n0(TARGETS.drainPerSecond)}`,
+      `A ${at}: drained ${n0(row.drain.perSecond)} events/s ≥ ${n0(TARGETS.drainPerSecond)}${
+        // Applied about as fast as published: the publisher, not the stack, set the pace.
+        row.drain.perSecond >= 0.9 * row.drain.publishedPerSecond
+          ? ' (as fast as the bench published: a floor)'
+          : ''
+      }`,
     );
     const seen = row.paced.unseen === 0;
     check(
