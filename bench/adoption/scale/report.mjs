@@ -25,7 +25,9 @@ export function printReport(report) {
   const verdicts = [];
   const check = (/** @type {boolean} */ ok, /** @type {string} */ text) =>
     verdicts.push(`${ok ? 'PASS' : 'FAIL'}  ${text}`);
-  log(`\nmachine: ${report.machine}, load average ${report.loadAverage.join(' ')}`);
+  log(
+    `\nmachine: ${report.machine}, load average at start ${report.loadAverage.start.join(' ')}, at end ${report.loadAverage.end.join(' ')}`,
+  );
   log(`gateway answer reuse: ${report.answerReuseMs} ms`);
 
   log(`\nA. one ENTERPRISE tenant, distinct products (ratio to the first size in brackets)`);
