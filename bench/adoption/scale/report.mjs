@@ -73,6 +73,13 @@ export function printReport(report) {
       seen && row.paced.latency.p99 <= TARGETS.visibleP99Ms,
       `A ${at}: publish → visible p99 ${n0(row.paced.latency.p99)} ms ≤ ${TARGETS.visibleP99Ms} ms`,
     );
+    if (!row.state) {
+      check(
+        false,
+        `A ${at}: the paced phase's backlog was not applied within its budget; state reads skipped`,
+      );
+      continue;
+    }
     check(
       row.state.p50 <= TARGETS.stateP50Ms,
       `A ${at}: single GET /tenant/adoption/state p50 ${n1(row.state.p50)} ms ≤ ${TARGETS.stateP50Ms} ms`,

@@ -36,7 +36,7 @@ import { REPO_ROOT, startNode, waitUntil } from '../../identity/processes.mjs';
 import { hammer } from '../../reads/load.mjs';
 import { startStack } from '../../reads/stack.mjs';
 import { printReport } from './report.mjs';
-import { drain, gatewayReader, paced, singleReads } from './scale.mjs';
+import { drain, gatewayReader, paced, settle, singleReads } from './scale.mjs';
 import { clientTokens, manyTenants } from './tenants.mjs';
 
 /** @param {string} name @param {number} fallback */
@@ -133,9 +133,16 @@ async function main() {
         seconds: PACED_SECONDS,
         pollMs: POLL_MS,
       });
-      if (pace.unseen > 0) await stack.purgeEvents();
-      // Purged events may still have been applied: the tenant's own count says where it is.
-      reached = await reader.products(bearer).catch(() => reached + pace.events - pace.unseen);
+      // A backlog the paced phase left is applied before the next phase, within the same floor.
+      const backlogMs = (pace.events / DRAIN_MIN_RATE + 30) * 1_000;
+      const settled = await settle(reader, bearer, reached + pace.events, backlogMs);
+      if (settled < reached + pace.events) {
+        await stack.purgeEvents();
+        scale.push({ size, drain: load, paced: pace });
+        reached = await reader.products(bearer).catch(() => settled);
+        break;
+      }
+      reached = settled;
       progress(`scale: paced p50 ${pace.latency.p50.toFixed(0)} ms; state reads`);
       const state = await singleReads(reader, bearer, STATE_READS);
       scale.push({ size, drain: load, paced: pace, state, adoption: memory(adoptionPid) });

@@ -96,6 +96,8 @@ export async function drain(stack, reader, tenant, load) {
   })();
   let seen = load.from;
   let reads = 0;
+  /** The first read that showed progress: the rate is timed from it, not from the first publish. */
+  let firstProgress = /** @type {{ at: number; count: number } | undefined} */ (undefined);
   while (seen < load.to && performance.now() < deadline && publishError === undefined) {
     const elapsed = (performance.now() - started) / 1_000;
     const rate = Math.max(load.expectedPerSecond, (seen - load.from) / Math.max(elapsed, 0.001));
@@ -103,18 +105,27 @@ export async function drain(stack, reader, tenant, load) {
     await sleep(Math.min(250, Math.max(10, remainingMs / 20)));
     seen = await reader.products(tenant.bearer()).catch(() => seen);
     reads += 1;
+    if (firstProgress === undefined && seen > load.from)
+      firstProgress = { at: performance.now(), count: seen };
   }
   const finished = performance.now();
   const publishedAt = await publishing;
   if (publishError !== undefined) throw publishError;
   const seconds = (finished - started) / 1_000;
+  const steadySeconds = firstProgress ? (finished - firstProgress.at) / 1_000 : 0;
   return {
     events,
     budgetSeconds: load.budgetMs / 1_000,
     applied: seen - load.from,
     complete: seen >= load.to,
     seconds,
-    perSecond: (seen - load.from) / seconds,
+    // One event's trip through the pipeline (tens of ms) would be a third of a 1,000-event drain's
+    // time: the rate is the steady one, between the first read showing progress and the last.
+    perSecond:
+      firstProgress && steadySeconds > 0
+        ? (seen - firstProgress.count) / steadySeconds
+        : (seen - load.from) / seconds,
+    endToEndPerSecond: (seen - load.from) / seconds,
     publishedPerSecond: published / ((publishedAt - started) / 1_000),
     coverageReads: reads,
   };
@@ -179,6 +190,23 @@ export async function paced(stack, reader, tenant, pace) {
     failedReads,
     failedPublishes,
   };
+}
+
+/**
+ * Waits until coverage shows `count` products or `budgetMs` passes (a paced phase's backlog
+ * applied, so the next phase starts quiet); returns the last count read.
+ * @param {ReturnType<typeof gatewayReader>} reader @param {string} bearer
+ * @param {number} count @param {number} budgetMs
+ */
+export async function settle(reader, bearer, count, budgetMs) {
+  const deadline = performance.now() + budgetMs;
+  let seen = -1;
+  while (performance.now() < deadline) {
+    seen = await reader.products(bearer).catch(() => seen);
+    if (seen >= count) break;
+    await sleep(200);
+  }
+  return seen;
 }
 
 /**
