@@ -32,7 +32,7 @@ export function printReport(report) {
 
   log(`\nA. one ENTERPRISE tenant, distinct products (ratio to the first size in brackets)`);
   log(
-    `${'products'.padStart(9)} ${'drained ev/s'.padStart(18)} ${'publish ev/s'.padStart(12)} ${'visible p50 ms'.padStart(16)} ${'visible p99 ms'.padStart(16)} ${'unseen'.padStart(6)} ${'state p50 ms'.padStart(16)} ${'RSS MB'.padStart(7)}`,
+    `${'products'.padStart(9)} ${'drained ev/s'.padStart(18)} ${'publish ev/s'.padStart(12)} ${'trip ms'.padStart(7)} ${'visible p50 ms'.padStart(16)} ${'visible p99 ms'.padStart(16)} ${'unseen'.padStart(6)} ${'state p50 ms'.padStart(16)} ${'RSS MB'.padStart(7)}`,
   );
   const [first] = report.scale;
   /** @param {number} x @param {number | undefined} base */
@@ -45,7 +45,7 @@ export function printReport(report) {
       state: ratio(row.state?.p50, first?.state?.p50),
     };
     log(
-      `${n0(row.size).padStart(9)} ${`${n0(row.drain.perSecond)} (${n2(r.drain)})`.padStart(18)} ${n0(row.drain.publishedPerSecond).padStart(12)} ${`${n0(row.paced?.latency.p50)} (${n2(r.p50)})`.padStart(16)} ${`${n0(row.paced?.latency.p99)} (${n2(r.p99)})`.padStart(16)} ${n0(row.paced?.unseen).padStart(6)} ${`${n1(row.state?.p50)} (${n2(r.state)})`.padStart(16)} ${n0(row.adoption?.rssMb).padStart(7)}`,
+      `${n0(row.size).padStart(9)} ${`${n0(row.drain.perSecond)} (${n2(r.drain)})`.padStart(18)} ${n0(row.drain.publishedPerSecond).padStart(12)} ${n0(row.drain.tripMs).padStart(7)} ${`${n0(row.paced?.latency.p50)} (${n2(r.p50)})`.padStart(16)} ${`${n0(row.paced?.latency.p99)} (${n2(r.p99)})`.padStart(16)} ${n0(row.paced?.unseen).padStart(6)} ${`${n1(row.state?.p50)} (${n2(r.state)})`.padStart(16)} ${n0(row.adoption?.rssMb).padStart(7)}`,
     );
     const at = `${n0(row.size)} products`;
     if (!row.drain.complete) {

@@ -36,7 +36,7 @@ import { REPO_ROOT, startNode, waitUntil } from '../../identity/processes.mjs';
 import { hammer } from '../../reads/load.mjs';
 import { startStack } from '../../reads/stack.mjs';
 import { printReport } from './report.mjs';
-import { drain, gatewayReader, paced, settle, singleReads } from './scale.mjs';
+import { drain, gatewayReader, paced, settle, singleReads, singleTrip } from './scale.mjs';
 import { clientTokens, manyTenants } from './tenants.mjs';
 
 /** @param {string} name @param {number} fallback */
@@ -51,6 +51,8 @@ const DRAIN_MIN_RATE = numberEnv('BENCH_DRAIN_MIN_RATE', 1_000);
 const DRAIN_TARGET = 5_000;
 /** The smallest load timed as a drain (a size the previous paced phase passed gets this many). */
 const MIN_LOAD = 1_000;
+/** Single events timed before each load (their median trip is taken out of the drain's time). */
+const TRIP_SAMPLES = 5;
 const TENANTS = numberEnv('BENCH_TENANTS', 1_000);
 const SECONDS = numberEnv('BENCH_SECONDS', 8);
 const WARM_UP_SECONDS = 2;
@@ -111,11 +113,13 @@ async function main() {
       const events = size - reached;
       progress(`scale: loading ${events} products (to ${size})`);
       const budgetMs = (events / DRAIN_MIN_RATE + 30) * 1_000;
+      const trip = await singleTrip(stack, reader, tenant, reached, TRIP_SAMPLES);
       const load = await drain(stack, reader, tenant, {
-        from: reached,
+        from: trip.count,
         to: size,
         budgetMs,
         expectedPerSecond: DRAIN_TARGET,
+        tripMs: trip.tripMs,
       });
       progress(`scale: ${load.applied} applied at ${load.perSecond.toFixed(0)}/s`);
       if (!load.complete) {

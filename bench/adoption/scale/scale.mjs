@@ -58,6 +58,28 @@ export function productCreated(tenantId, n) {
 }
 
 /**
+ * One event's trip alone, publish → visible in coverage (median of `samples`, one at a time,
+ * coverage read every 5 ms): what a drain's time holds besides the backlog's own rate. Each
+ * adds a product: returns the count after them too.
+ * @param {{ publish: (e: import('@tap/contracts').ProductEvent) => Promise<unknown> }} stack
+ * @param {ReturnType<typeof gatewayReader>} reader
+ * @param {{ tenantId: string; bearer: () => string }} tenant
+ * @param {number} from products so far @param {number} samples
+ */
+export async function singleTrip(stack, reader, tenant, from, samples) {
+  /** @type {number[]} */
+  const trips = [];
+  for (let n = from; n < from + samples; n += 1) {
+    const sent = performance.now();
+    await stack.publish(productCreated(tenant.tenantId, n));
+    while ((await reader.products(tenant.bearer()).catch(() => n)) <= n && performance.now() - sent < 10_000)
+      await sleep(5);
+    trips.push(performance.now() - sent);
+  }
+  return { tripMs: latencySummary(trips).p50, count: from + samples };
+}
+
+/**
  * Loads products `from`..`to` - 1 onto the tenant as fast as JetStream takes them and measures
  * how fast the stack applies them: from the first publish until coverage shows `to` products.
  * Coverage is polled more often as the expected end nears (so a 1,000-event drain is timed to
@@ -65,7 +87,7 @@ export function productCreated(tenantId, n) {
  * @param {{ publish: (e: import('@tap/contracts').ProductEvent) => Promise<unknown> }} stack
  * @param {ReturnType<typeof gatewayReader>} reader
  * @param {{ tenantId: string; bearer: () => string }} tenant
- * @param {{ from: number; to: number; budgetMs: number; expectedPerSecond: number }} load
+ * @param {{ from: number; to: number; budgetMs: number; expectedPerSecond: number; tripMs: number }} load
  */
 export async function drain(stack, reader, tenant, load) {
   const events = load.to - load.from;
@@ -96,8 +118,6 @@ export async function drain(stack, reader, tenant, load) {
   })();
   let seen = load.from;
   let reads = 0;
-  /** The first read that showed progress: the rate is timed from it, not from the first publish. */
-  let firstProgress = /** @type {{ at: number; count: number } | undefined} */ (undefined);
   while (seen < load.to && performance.now() < deadline && publishError === undefined) {
     const elapsed = (performance.now() - started) / 1_000;
     const rate = Math.max(load.expectedPerSecond, (seen - load.from) / Math.max(elapsed, 0.001));
@@ -105,27 +125,23 @@ export async function drain(stack, reader, tenant, load) {
     await sleep(Math.min(250, Math.max(10, remainingMs / 20)));
     seen = await reader.products(tenant.bearer()).catch(() => seen);
     reads += 1;
-    if (firstProgress === undefined && seen > load.from)
-      firstProgress = { at: performance.now(), count: seen };
   }
   const finished = performance.now();
   const publishedAt = await publishing;
   if (publishError !== undefined) throw publishError;
   const seconds = (finished - started) / 1_000;
-  const steadySeconds = firstProgress ? (finished - firstProgress.at) / 1_000 : 0;
+  const drainedSeconds = seconds - load.tripMs / 1_000;
   return {
     events,
     budgetSeconds: load.budgetMs / 1_000,
     applied: seen - load.from,
     complete: seen >= load.to,
     seconds,
-    // One event's trip through the pipeline (tens of ms) would be a third of a 1,000-event drain's
-    // time: the rate is the steady one, between the first read showing progress and the last.
-    perSecond:
-      firstProgress && steadySeconds > 0
-        ? (seen - firstProgress.count) / steadySeconds
-        : (seen - load.from) / seconds,
+    // The backlog's rate: one event's trip through the pipeline (publish → visible, alone) would
+    // otherwise be a large share of a 1,000-event drain's time and none of a 400,000-event one's.
+    perSecond: (seen - load.from) / (drainedSeconds > 0 ? drainedSeconds : seconds),
     endToEndPerSecond: (seen - load.from) / seconds,
+    tripMs: load.tripMs,
     publishedPerSecond: published / ((publishedAt - started) / 1_000),
     coverageReads: reads,
   };
