@@ -16,9 +16,8 @@ const PLAN = {
 
 /**
  * `count` ENTERPRISE tenants, each with an OWNER token and its own OAuth client (its token comes
- * from `clientTokens`, last), a short
- * history on the bus (profile, two products, a connection, a user) and a success plan, so every
- * read answers a real document. Waits (bounded) until adoption shows each one's products.
+ * from `clientTokens`, last), a short history on the bus (profile, two products, a connection, a
+ * user) and a success plan, so every read answers a real document. Waits (bounded) until adoption shows each one's products.
  * @param {Stack} stack @param {ReturnType<typeof import('./scale.mjs').gatewayReader>} reader
  * @param {number} port the gateway's
  * @param {number} count @param {(text: string) => void} progress
