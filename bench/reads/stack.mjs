@@ -21,7 +21,8 @@ const DEADLINE = { deadlineMs: 10_000 };
  * (databases, stream, subjects, consumers). Ports are free loopback ones.
  * @param {{ mongoUrl: string; natsUrl: string; redisUrl: string }} urls
  * @param {string} namespace
- * @param {{ profileDir?: string }} [options] CPU profiles of every service (node --cpu-prof)
+ * @param {{ profileDir?: string; gatewayEnv?: Record<string, string> }} [options] CPU profiles of
+ *   every service (node --cpu-prof); more of the gateway's environment
  */
 export async function startStack(urls, namespace, options = {}) {
   const pkiDir = mkdtempSync(join(tmpdir(), 'bench-reads-pki-'));
@@ -83,6 +84,7 @@ export async function startStack(urls, namespace, options = {}) {
       ...(process.env['GATEWAY_ANSWER_REUSE_MS'] === undefined
         ? {}
         : { GATEWAY_ANSWER_REUSE_MS: process.env['GATEWAY_ANSWER_REUSE_MS'] }),
+      ...options.gatewayEnv,
     },
   };
   const profileArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
@@ -172,13 +174,17 @@ export async function startStack(urls, namespace, options = {}) {
     },
     /**
      * A client-credentials token, obtained as an integration obtains it: `POST /oauth/token`
-     * through the gateway (tokens last 15 minutes).
-     * @param {{ clientId: string; clientSecret: string }} client
+     * through the gateway (tokens last 15 minutes). `address`, when given, is sent as
+     * X-Forwarded-For (a gateway started with GATEWAY_TRUST_PROXY_HOPS=1, as behind its ingress).
+     * @param {{ clientId: string; clientSecret: string }} client @param {string} [address]
      */
-    async clientToken(client) {
+    async clientToken(client, address) {
       const response = await fetch(`http://127.0.0.1:${ports.gateway[0]}/api/v1/oauth/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(address ? { 'x-forwarded-for': address } : {}),
+        },
         body: new URLSearchParams({
           grant_type: 'client_credentials',
           client_id: client.clientId,

@@ -82,7 +82,11 @@ async function main() {
   process.env['GATEWAY_ANSWER_REUSE_MS'] ??= '0';
   const loadAtStart = loadavg().map((l) => +l.toFixed(2));
   const infra = await startInfrastructure({});
-  const stack = await startStack(infra, `bench_scale_${process.pid}`);
+  // One trusted proxy hop, as behind the production ingress: each tenant's integration asks for
+  // its token from its own address (X-Forwarded-For).
+  const stack = await startStack(infra, `bench_scale_${process.pid}`, {
+    gatewayEnv: { GATEWAY_TRUST_PROXY_HOPS: '1' },
+  });
   const bare = startNode('bench/reads/bare-server.mjs', {});
   const adoptionPid = stack.pids()['adoption'];
   const gatewayPort = stack.gatewayPort ?? 0;

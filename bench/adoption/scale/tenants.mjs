@@ -73,7 +73,15 @@ export async function clientTokens(stack, tenants) {
   /** @type {string[]} */
   const tokens = [];
   for (let i = 0; i < tenants.length; i += BATCH)
-    tokens.push(...(await Promise.all(tenants.slice(i, i + BATCH).map((t) => stack.clientToken(t.client)))));
+    tokens.push(
+      ...(await Promise.all(
+        // Each integration from its own address: the per-address limit of /oauth/token (120 a
+        // minute) is not what is measured.
+        tenants
+          .slice(i, i + BATCH)
+          .map((t, j) => stack.clientToken(t.client, `198.18.${(i + j) >> 8}.${(i + j) & 255}`)),
+      )),
+    );
   return tokens;
 }
 
