@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { contracts } from '@tap/contracts';
 import { createEventPublisher } from '@tap/events';
@@ -21,7 +21,8 @@ const DEADLINE = { deadlineMs: 10_000 };
  * (databases, stream, subjects, consumers). Ports are free loopback ones.
  * @param {{ mongoUrl: string; natsUrl: string; redisUrl: string }} urls
  * @param {string} namespace
- * @param {{ profileDir?: string }} [options] CPU profiles of every service (node --cpu-prof)
+ * @param {{ profileDir?: string; gatewayEnv?: Record<string, string> }} [options] CPU profiles of
+ *   every service (node --cpu-prof); more of the gateway's environment
  */
 export async function startStack(urls, namespace, options = {}) {
   const pkiDir = mkdtempSync(join(tmpdir(), 'bench-reads-pki-'));
@@ -86,6 +87,7 @@ export async function startStack(urls, namespace, options = {}) {
       ...(process.env['GATEWAY_ANSWER_REUSE_MS'] === undefined
         ? {}
         : { GATEWAY_ANSWER_REUSE_MS: process.env['GATEWAY_ANSWER_REUSE_MS'] }),
+      ...options.gatewayEnv,
     },
   };
   const profileArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
@@ -152,6 +154,52 @@ export async function startStack(urls, namespace, options = {}) {
         operator,
       );
       return { tenantId: tenant.id, bearer: `Bearer ${issued.accessToken}` };
+    },
+    /** A fresh OWNER access token of an existing tenant (tokens last 15 minutes). */
+    async ownerToken(/** @type {string} */ tenantId) {
+      const issued = await unaryCall(
+        identity,
+        'IssueAccessToken',
+        { tenantId, role: 'OWNER', scopes: [], subject: '' },
+        operator,
+      );
+      return `Bearer ${issued.accessToken}`;
+    },
+    /** A new OAuth client of the tenant: its id and secret. */
+    async oauthClient(/** @type {string} */ tenantId) {
+      const made = await unaryCall(
+        identity,
+        'CreateOAuthClient',
+        { tenantId, name: 'bench', scopes: ['products:read'] },
+        operator,
+      );
+      return { clientId: made.client?.clientId ?? '', clientSecret: made.clientSecret };
+    },
+    /**
+     * A client-credentials token, obtained as an integration obtains it: `POST /oauth/token`
+     * through the gateway (tokens last 15 minutes). `address`, when given, is sent as
+     * X-Forwarded-For (a gateway started with GATEWAY_TRUST_PROXY_HOPS=1, as behind its ingress).
+     * @param {{ clientId: string; clientSecret: string }} client @param {string} [address]
+     */
+    async clientToken(client, address) {
+      const response = await fetch(`http://127.0.0.1:${ports.gateway[0]}/api/v1/oauth/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(address ? { 'x-forwarded-for': address } : {}),
+        },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
+        }).toString(),
+      });
+      if (!response.ok) throw new Error(`oauth/token: ${response.status} ${await response.text()}`);
+      return `Bearer ${/** @type {{ access_token: string }} */ (await response.json()).access_token}`;
+    },
+    /** Drops every event not yet consumed (a bounded phase that ran out of time leaves none behind). */
+    async purgeEvents() {
+      await (await jetstreamManager(nc)).streams.purge(namespace.toUpperCase());
     },
     /** A service's database, to look past its caches. */
     database: (/** @type {'identity' | 'entitlements' | 'adoption'} */ name) =>

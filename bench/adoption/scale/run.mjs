@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+/**
+ * Adoption at scale, through the whole stack's public API and bus (issue #23, section 6): the
+ * four services as `npm run up` runs them (bench/reads/stack.mjs: one process each from its
+ * built dist/main.js, production wiring, mutual TLS, real FerretDB / NATS JetStream / Redis),
+ * the gateway's answer reuse off (GATEWAY_ANSWER_REUSE_MS=0 unless set), and a bare Fastify
+ * hello-world in its own process as the reads' baseline, measured in the same run.
+ *
+ *   npm run build && node bench/adoption/scale/run.mjs
+ *   BENCH_SIZES=1000,10000 BENCH_TENANTS=50 node bench/adoption/scale/run.mjs   # a quick run
+ *
+ * A. One ENTERPRISE tenant grows to each of BENCH_SIZES distinct products (default
+ *    1000,100000,500000; cumulative, `product.created` on JetStream as the products service
+ *    publishes it). At each size: the load itself is the drained-throughput figure (publish as
+ *    fast as JetStream takes them → PRODUCTS count in GET /tenant/adoption/coverage), then
+ *    publish → visible p50/p99 paced at BENCH_PACED_RATE (2,000/s) for BENCH_PACED_SECONDS (3,
+ *    adding rate × seconds products), then BENCH_STATE_READS (200) single GET
+ *    /tenant/adoption/state one after another. Each figure beside the first size's.
+ * B. BENCH_TENANTS (1,000) ENTERPRISE tenants, each with its own OAuth client's token, 64
+ *    connections, each request the next tenant's token: every adoption read and GET
+ *    /entitlements/usage for BENCH_SECONDS (8) after 2 s of warm-up, beside bare Fastify.
+ * C. The adoption process's RSS (/proc/<pid>/status VmRSS) with those tenants and the big one.
+ *
+ * Bounded: a size whose load runs below BENCH_DRAIN_MIN_RATE events/s (1,000) is given up (its
+ * backlog purged, larger sizes skipped); paced phases wait 10 s at most for unseen events; the
+ * tenants' histories 2 minutes. Prints a PASS/FAIL line per target; writes
+ * bench/results/adoption-scale.json. Uses MONGO_URL / NATS_URL / REDIS_URL when set, else starts
+ * its own servers (@tap/testkit).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { startInfrastructure } from '@tap/testkit';
+import { REPO_ROOT, startNode, waitUntil } from '../../identity/processes.mjs';
+import { hammer } from '../../reads/load.mjs';
+import { startStack } from '../../reads/stack.mjs';
+import { printReport } from './report.mjs';
+import { drain, gatewayReader, paced, settle, singleReads, singleTrip } from './scale.mjs';
+import { clientTokens, manyTenants } from './tenants.mjs';
+
+/** @param {string} name @param {number} fallback */
+const numberEnv = (name, fallback) => Number(process.env[name] ?? fallback);
+const SIZES = (process.env['BENCH_SIZES'] ?? '1000,100000,500000').split(',').map(Number);
+const PACED_RATE = numberEnv('BENCH_PACED_RATE', 2_000);
+const PACED_SECONDS = numberEnv('BENCH_PACED_SECONDS', 3);
+/** One coverage read at a time, this often: the quantum it adds to a publish → visible figure. */
+const POLL_MS = numberEnv('BENCH_POLL_MS', 10);
+const STATE_READS = numberEnv('BENCH_STATE_READS', 200);
+const DRAIN_MIN_RATE = numberEnv('BENCH_DRAIN_MIN_RATE', 1_000);
+const DRAIN_TARGET = 5_000;
+/** The smallest load timed as a drain (a size the previous paced phase passed gets this many). */
+const MIN_LOAD = 1_000;
+/** Single events timed before each load (their median trip is taken out of the drain's time). */
+const TRIP_SAMPLES = 5;
+const TENANTS = numberEnv('BENCH_TENANTS', 1_000);
+const SECONDS = numberEnv('BENCH_SECONDS', 8);
+const WARM_UP_SECONDS = 2;
+const CONNECTIONS = 64;
+const READS = [
+  '/tenant/adoption/state',
+  '/tenant/adoption/next-best-action',
+  '/tenant/adoption/coverage',
+  '/tenant/adoption/risk-signals',
+  '/tenant/adoption/health-explanation',
+  '/tenant/adoption/success-plan',
+  '/entitlements/usage',
+];
+
+/** @param {string} text */
+const progress = (text) => void process.stderr.write(`${new Date().toISOString()} ${text}\n`);
+
+/** VmRSS and VmHWM (peak) of a process in MB, from /proc (Linux). @param {number | undefined} pid */
+function memory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  /** @param {string} field */
+  const mb = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1_024;
+  return { rssMb: mb('VmRSS'), peakMb: mb('VmHWM') };
+}
+
+async function main() {
+  process.env['GATEWAY_ANSWER_REUSE_MS'] ??= '0';
+  const loadAtStart = loadavg().map((l) => +l.toFixed(2));
+  const infra = await startInfrastructure({});
+  // One trusted proxy hop, as behind the production ingress: each tenant's integration asks for
+  // its token from its own address (X-Forwarded-For).
+  const stack = await startStack(infra, `bench_scale_${process.pid}`, {
+    gatewayEnv: { GATEWAY_TRUST_PROXY_HOPS: '1' },
+  });
+  const bare = startNode('bench/reads/bare-server.mjs', {});
+  const adoptionPid = stack.pids()['adoption'];
+  const gatewayPort = stack.gatewayPort ?? 0;
+  const reader = gatewayReader(gatewayPort);
+  const scale = [];
+  /** @type {any[]} */
+  const reads = [];
+  let afterScale;
+  let afterReads;
+  let reached = 0;
+  try {
+    const barePort = await waitUntil(
+      async () => {
+        const port = /READY (\d+)/.exec(bare.stdout());
+        return port ? Number(port[1]) : undefined;
+      },
+      'bare Fastify',
+      bare.stderr,
+    );
+    const made = await stack.tenantWithOwnerToken('Bench scale', 'ENTERPRISE');
+    // Owner tokens: user sessions are not metered, so polling coverage meets no API quota.
+    let bearer = made.bearer;
+    const tenant = { tenantId: made.tenantId, bearer: () => bearer };
+    for (const planned of SIZES) {
+      bearer = await stack.ownerToken(tenant.tenantId);
+      // A paced phase adds products too: a size it passed is loaded with MIN_LOAD more instead.
+      const size = Math.max(planned, reached + MIN_LOAD);
+      const events = size - reached;
+      progress(`scale: loading ${events} products (to ${size})`);
+      const budgetMs = (events / DRAIN_MIN_RATE + 30) * 1_000;
+      const trip = await singleTrip(stack, reader, tenant, reached, TRIP_SAMPLES);
+      const load = await drain(stack, reader, tenant, {
+        from: trip.count,
+        to: size,
+        budgetMs,
+        expectedPerSecond: DRAIN_TARGET,
+        tripMs: trip.tripMs,
+      });
+      progress(`scale: ${load.applied} applied at ${load.perSecond.toFixed(0)}/s`);
+      if (!load.complete) {
+        // What the budget left queued must not load the later phases.
+        await stack.purgeEvents();
+        scale.push({ size, drain: load });
+        reached = await reader.products(bearer).catch(() => reached + load.applied);
+        break;
+      }
+      reached = size;
+      bearer = await stack.ownerToken(tenant.tenantId);
+      const pace = await paced(stack, reader, tenant, {
+        from: reached,
+        rate: PACED_RATE,
+        seconds: PACED_SECONDS,
+        pollMs: POLL_MS,
+      });
+      // A backlog the paced phase left is applied before the next phase, within the same floor.
+      const backlogMs = (pace.events / DRAIN_MIN_RATE + 30) * 1_000;
+      const settled = await settle(reader, bearer, reached + pace.events, backlogMs);
+      if (settled < reached + pace.events) {
+        await stack.purgeEvents();
+        scale.push({ size, drain: load, paced: pace });
+        reached = await reader.products(bearer).catch(() => settled);
+        break;
+      }
+      reached = settled;
+      progress(`scale: paced p50 ${pace.latency.p50.toFixed(0)} ms; state reads`);
+      const state = await singleReads(reader, bearer, STATE_READS);
+      scale.push({ size, drain: load, paced: pace, state, adoption: memory(adoptionPid) });
+    }
+    afterScale = { products: reached, ...memory(adoptionPid) };
+    progress(`reads: making ${TENANTS} tenants`);
+    const tenants = await manyTenants(stack, reader, gatewayPort, TENANTS, progress);
+    const authorizations = await clientTokens(stack, tenants);
+    /** @param {string} label @param {Omit<Parameters<typeof hammer>[0], 'seconds' | 'connections'>} options */
+    const measure = async (label, options) => {
+      await hammer({ ...options, connections: CONNECTIONS, seconds: WARM_UP_SECONDS });
+      const row = {
+        case: label,
+        ...(await hammer({ ...options, connections: CONNECTIONS, seconds: SECONDS })),
+      };
+      progress(`reads: ${label} ${row.perSecond} req/s, p99 ${row.p99} ms`);
+      return row;
+    };
+    reads.push(await measure('bare Fastify hello-world', { port: barePort, path: '/hello' }));
+    for (const path of READS)
+      reads.push(await measure(`GET ${path}`, { port: gatewayPort, path: `/api/v1${path}`, authorizations }));
+    afterReads = { tenants: TENANTS, products: reached, ...memory(adoptionPid) };
+  } catch (error) {
+    process.stderr.write(`${stack.logs().slice(-4_000)}\n`);
+    throw error;
+  } finally {
+    await bare.stop();
+    await stack.stop();
+    await infra.stop?.();
+  }
+  const report = {
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, Node ${process.version}`,
+    // Other work on the machine moves every number; the load averages say how much.
+    loadAverage: { start: loadAtStart, end: loadavg().map((l) => +l.toFixed(2)) },
+    answerReuseMs: process.env['GATEWAY_ANSWER_REUSE_MS'],
+    settings: { sizes: SIZES, pacedRate: PACED_RATE, pacedSeconds: PACED_SECONDS, pollMs: POLL_MS },
+    scale,
+    reads: { tenants: TENANTS, connections: CONNECTIONS, seconds: SECONDS, rows: reads },
+    memory: { afterScale, afterReads },
+  };
+  const failed = printReport(report);
+  const out = join(REPO_ROOT, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'adoption-scale.json'), `${JSON.stringify(report, null, 2)}\n`);
+  return failed;
+}
+
+main().then(
+  // The run measured: its exit status says whether every target was met.
+  (failed) => process.exit(failed > 0 && process.env['BENCH_STRICT'] === '1' ? 1 : 0),
+  (error) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
