@@ -1,10 +1,14 @@
 import type { DerivedRecord, SummaryStorage, TenantAggregate } from '../ports.js';
 import type { FactsChange } from './aggregates-repository.js';
 
-/** Tenants whose last written aggregate the consumer remembers. */
-export const LAST_WRITTEN_TENANTS = 2_000;
-/** And at most this many kept facts over all of them (a supplier with 5,000 products keeps ~5,000). */
-export const LAST_WRITTEN_FACTS = 200_000;
+/**
+ * Tenants whose last written aggregate the consumer remembers: the busy ones, whose next group
+ * follows within the ack wait. A tenant that writes rarely pays one lookup by `_id` instead, so
+ * the memory does not grow with the deployment's tenants (each entry holds a projection too).
+ */
+export const LAST_WRITTEN_TENANTS = 64;
+/** And at most this many kept facts over all of them (the summary keeps a bounded few per tenant). */
+export const LAST_WRITTEN_FACTS = 20_000;
 /**
  * How long a remembered aggregate is used before the document is read again. Every write that
  * matters to the consumer's next write is caught by its fence (`version`, `driftRevision`); the
