@@ -57,7 +57,8 @@ const TENANTS = numberEnv('BENCH_TENANTS', 1_000);
 const SECONDS = numberEnv('BENCH_SECONDS', 8);
 const WARM_UP_SECONDS = 2;
 const CONNECTIONS = 64;
-const READS = [
+// BENCH_READS (comma-separated paths) picks and orders the read cases.
+const READS = process.env['BENCH_READS']?.split(',').filter(Boolean) ?? [
   '/tenant/adoption/state',
   '/tenant/adoption/next-best-action',
   '/tenant/adoption/coverage',
