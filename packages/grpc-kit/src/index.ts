@@ -41,6 +41,7 @@ export {
   safeStatusMessage,
 } from './error-mapping.js';
 export { injectTraceContext, extractTraceContext } from './trace-metadata.js';
+export { currentRequestId, REQUEST_ID_METADATA, withRequestId } from './request-id.js';
 // Shared with stores, which must not import the transport: they live in @tap/errors.
 export { isDependencyUnavailable, DependencyUnavailableError } from '@tap/errors';
 export { bearerFromMetadata } from './bearer.js';

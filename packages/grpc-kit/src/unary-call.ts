@@ -9,6 +9,7 @@ import {
 } from '@grpc/grpc-js';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { localCallError, RemoteCallError } from './remote-error.js';
+import { injectRequestId } from './request-id.js';
 import { injectTraceContext } from './trace-metadata.js';
 import { reportRpc } from './rpc-observer.js';
 import { isIdempotentRead } from './create-client.js';
@@ -76,6 +77,7 @@ export function unaryCall<C extends Client, K extends UnaryMethodName<C>>(
       // once; a write fails fast, so that its caller decides.
       if (isIdempotentRead(method)) metadata.setOptions({ waitForReady: true });
       injectTraceContext(metadata, context.active());
+      injectRequestId(metadata);
       const options: CallOptions = {
         deadline: new Date(Date.now() + (settings.deadlineMs ?? DEFAULT_GRPC_DEADLINE_MS)),
       };

@@ -8,6 +8,7 @@ import {
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { isDependencyUnavailable, isDomainError } from '@tap/errors';
 import { errorMetadata, safeStatusMessage, STATUS_BY_KIND } from './error-mapping.js';
+import { requestIdOf, withRequestId } from './request-id.js';
 import { extractTraceContext } from './trace-metadata.js';
 import { reportRpc } from './rpc-observer.js';
 import { isRemoteUnavailable } from './remote-error.js';
@@ -102,7 +103,9 @@ export function unaryHandler<Req, Res>(
       const ctx: CallContext = { metadata: call.metadata, signal: controller.signal, method };
       // `async` turns a handler's synchronous throw into a rejection like any other.
       context
-        .with(trace.setSpan(parent, span), async () => handle(call.request, ctx))
+        .with(trace.setSpan(parent, span), async () =>
+          withRequestId(requestIdOf(call.metadata), () => handle(call.request, ctx)),
+        )
         .then((response) => {
           endSpan(span);
           answer(null, response);

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
+import { withRequestId } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
 import { redactUrl, requestLogSerializer } from '@tap/telemetry';
 import type { Readiness } from '@tap/runtime';
@@ -101,6 +103,10 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // A hop count, never `true`: trusting every X-Forwarded-For would let callers pick their IP.
     trustProxy: deps.config.trustProxyHops > 0 ? trustProxyHops(deps.config.trustProxyHops) : false,
     return503OnClosing: true,
+    // Every request gets an id of ours (a caller's X-Request-ID is not trusted): it is answered in
+    // `x-request-id` and carried into the services' gRPC calls, so an audit entry names it.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
     ajv: {
       customOptions: {
         removeAdditional: false,
@@ -116,6 +122,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  // After the body is read, so the handler and every gRPC call it makes run with the id.
+  app.addHook('preHandler', (request, _reply, done) => withRequestId(request.id, done));
   // Without a cache of main.ts's, one that never listens: every read asks its service.
   const answers = deps.answers ?? createAnswerCache({ reuseMs: 0 });
   const otel = new FastifyOtelInstrumentation({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { contracts } from '@tap/contracts';
-import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
+import { createGrpcServer, type GrpcServer, type ServiceTls, currentRequestId } from '@tap/grpc-kit';
 import { createKeyedLock } from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import {
@@ -162,7 +162,14 @@ export function buildApp(deps: IdentityDeps): IdentityApp {
     if (events) announcer.announce(id).catch(() => undefined);
   };
   const auditOutbox = auditOutboxRepository(deps.db);
-  const audit = createAuditTrail({ outbox: auditOutbox, sink: events, now, newId, logger: deps.logger });
+  const audit = createAuditTrail({
+    outbox: auditOutbox,
+    sink: events,
+    now,
+    newId,
+    requestId: currentRequestId,
+    logger: deps.logger,
+  });
   const ctx: IdentityContext = {
     seatLedger,
     seatIntents: seatIntentsRepository(deps.db),

@@ -3,7 +3,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { DomainEvent } from '@tap/contracts';
 import { ensureEventStream } from '@tap/events';
-import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
+import { createGrpcServer, type GrpcServer, type ServiceTls, currentRequestId } from '@tap/grpc-kit';
 import { createKeyedLock, startPeriodicJob, type PeriodicJob } from '@tap/runtime';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
@@ -152,6 +152,12 @@ export interface NotificationsApp {
 }
 
 /** Builds the notifications service without listening, consuming or scheduling. */
+/** The gateway's request id of the call being served, for the audit entry it leads to. */
+function requestFacts(): { requestId?: string } {
+  const requestId = currentRequestId();
+  return requestId === undefined ? {} : { requestId };
+}
+
 export function buildApp(deps: NotificationsDeps): NotificationsApp {
   const now = deps.now ?? (() => new Date());
   const { webhooks } = deps.config;
@@ -187,7 +193,7 @@ export function buildApp(deps: NotificationsDeps): NotificationsApp {
     httpWebhookSender({ timeoutMs: webhooks.timeoutMs, devAllowedHosts: webhooks.devAllowedHosts });
   const logger = deps.logger.child({ component: 'webhooks' });
   const audited = (tenantId: string, actor: Actor, action: string, endpointId: string) =>
-    auditChange({ audit, now, newId: randomUUID }, tenantId, actor, action, endpointId);
+    auditChange({ audit, now, newId: randomUUID }, tenantId, actor, action, endpointId, requestFacts());
   const ops: NotificationsApp['ops'] = {
     createEndpoint: async (input, actor) => {
       const created = await createEndpoint(

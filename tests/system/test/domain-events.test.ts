@@ -110,9 +110,12 @@ describe('domain events and audit entries of what callers do through the gateway
       body: { name: 'Audit client', scopes: ['products:read'] },
     });
     const { clientId } = (created.body as { data: { clientId: string } }).data;
-    expect(
-      (await system.http('POST', `/api/v1/oauth/clients/${clientId}/rotate`, { headers: bearer })).status,
-    ).toBe(200);
+    const rotation = await system.http('POST', `/api/v1/oauth/clients/${clientId}/rotate`, {
+      headers: bearer,
+    });
+    expect(rotation.status).toBe(200);
+    const rotationRequestId = rotation.headers.get('x-request-id');
+    expect(rotationRequestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(
       (await system.http('POST', `/api/v1/tenant/members/${member.userId}/deactivate`, { headers: bearer }))
         .status,
@@ -122,7 +125,12 @@ describe('domain events and audit entries of what callers do through the gateway
       body: { name: 'Stranger client', scopes: ['products:read'] },
     });
 
-    type Entry = { action: string; target: { id: string } | null; actor: { id: string } };
+    type Entry = {
+      action: string;
+      target: { id: string } | null;
+      actor: { id: string };
+      requestId: string | null;
+    };
     const listed = await waitFor(async () => {
       const page = await system.http('GET', '/api/v1/tenant/audit-events', { headers: bearer });
       const entries = (page.body as { data?: { entries: Entry[] } }).data?.entries ?? [];
@@ -135,6 +143,8 @@ describe('domain events and audit entries of what callers do through the gateway
     }, 20_000);
     expect(listed.find((e) => e.action === 'oauth_client.created')?.target?.id).toBe(clientId);
     expect(listed.find((e) => e.action === 'member.deactivated')?.target?.id).toBe(member.userId);
+    // The entry names the request the caller got back in `x-request-id`.
+    expect(listed.find((e) => e.action === 'oauth_client.secret_rotated')?.requestId).toBe(rotationRequestId);
     // Nothing of the other tenant: neither its owner's sign-in nor its client.
     expect(JSON.stringify(listed)).not.toContain(other.userId);
     expect(JSON.stringify(listed)).not.toContain('Stranger client');

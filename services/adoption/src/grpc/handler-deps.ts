@@ -1,5 +1,5 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { bearerFromMetadata, type HandlerLogger } from '@tap/grpc-kit';
+import { bearerFromMetadata, type HandlerLogger, currentRequestId } from '@tap/grpc-kit';
 import { authenticate } from '@tap/service-auth';
 import type { TokenVerifier } from '@tap/tokens';
 import type { Caller } from '../operations/caller.js';
@@ -16,5 +16,10 @@ export interface AdoptionHandlerDeps extends CompleteMilestoneDeps, SuccessPlanD
 /** The verified caller: the tenant always comes from the token, never from the request. */
 export async function callerOf(metadata: Metadata, verifier: TokenVerifier): Promise<Caller> {
   const claims = await authenticate(metadata, verifier);
-  return { claims, authorization: `Bearer ${bearerFromMetadata(metadata) ?? ''}` };
+  const requestId = currentRequestId();
+  return {
+    claims,
+    authorization: `Bearer ${bearerFromMetadata(metadata) ?? ''}`,
+    ...(requestId === undefined ? {} : { requestId }),
+  };
 }

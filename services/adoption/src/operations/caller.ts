@@ -5,6 +5,8 @@ import type { AuditActor } from '../domain/index.js';
 export interface Caller {
   readonly claims: AccessClaims;
   readonly authorization: string;
+  /** The gateway's id of the request being served, named by the audit entries it leads to. */
+  readonly requestId?: string;
 }
 
 /**

@@ -191,6 +191,7 @@ function completionAudit(
     id: deps.newId(),
     tenantId: caller.claims.tenantId,
     actor: auditActor(caller),
+    ...(caller.requestId === undefined ? {} : { requestId: caller.requestId }),
     action: 'milestone.completed_manually',
     target: { type: 'milestone', id: completion.key },
     at: new Date(completion.completedAt),

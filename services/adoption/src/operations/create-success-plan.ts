@@ -68,6 +68,7 @@ export function planAudit(
     id: deps.newId(),
     tenantId: caller.claims.tenantId,
     actor: auditActor(caller),
+    ...(caller.requestId === undefined ? {} : { requestId: caller.requestId }),
     action,
     target: { type: 'success_plan', id: plan.id },
     at: deps.now(),

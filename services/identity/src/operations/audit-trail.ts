@@ -24,6 +24,8 @@ export interface AuditTrailDeps {
   readonly sink: DomainEventSink | undefined;
   readonly now: () => Date;
   readonly newId: () => string;
+  /** The gateway's id of the request being served (app.ts: grpc-kit's), when an entry names none. */
+  readonly requestId?: () => string | undefined;
   readonly logger: {
     warn(object: object, message: string): void;
     error(object: object, message: string): void;
@@ -48,6 +50,7 @@ export function createAuditTrail(deps: AuditTrailDeps): AuditTrail {
     async record(tenantId, entry) {
       const ip = cut(entry.ip, 45);
       const userAgent = cut(entry.userAgent, 512);
+      const requestId = entry.requestId ?? deps.requestId?.();
       const data: AuditEntryData = {
         actor: entry.actor,
         action: entry.action,
@@ -56,7 +59,7 @@ export function createAuditTrail(deps: AuditTrailDeps): AuditTrail {
         ...(entry.reason ? { reason: entry.reason } : {}),
         ...(ip ? { ip } : {}),
         ...(userAgent ? { userAgent } : {}),
-        ...(entry.requestId ? { requestId: cut(entry.requestId, 128) } : {}),
+        ...(requestId ? { requestId: cut(requestId, 128) } : {}),
       };
       const event: DomainEvent = {
         id: deps.newId(),

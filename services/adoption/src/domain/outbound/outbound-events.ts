@@ -129,6 +129,8 @@ export function auditEvent(input: {
   readonly action: 'milestone.completed_manually' | 'success_plan.created' | 'success_plan.renewed';
   readonly target: { readonly type: 'milestone' | 'success_plan'; readonly id: string };
   readonly at: Date;
+  /** The gateway's id of the request (absent: a call that came without one). */
+  readonly requestId?: string;
 }): OutboundEvent {
   return {
     id: input.id,
@@ -141,6 +143,7 @@ export function auditEvent(input: {
       action: input.action,
       target: { type: input.target.type, id: input.target.id },
       outcome: 'SUCCESS',
+      ...(input.requestId === undefined ? {} : { requestId: input.requestId }),
     },
   };
 }
