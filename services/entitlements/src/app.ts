@@ -210,6 +210,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   // The domain events' outbox: every usage write and tier change marks the tenant and
   // announces at once, off the writer's path; the relay and its sweep do what that left.
   const domainAnnouncements = domainAnnouncementsRepository(deps.db);
+  const history = usageHistoryRepository(deps.db);
   const domainLogger = deps.logger.child({ component: 'domain-announcements' });
   const { publishDomain } = deps;
   const domainDeps: DomainAnnounceDeps | undefined = publishDomain
@@ -217,6 +218,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
         tiers: ops.tiers,
         usage: ops.usage,
         announcements: domainAnnouncements,
+        history,
         publish: publishDomain,
         isRefused: (error) => eventErrors.is(error, 'EVENT_INVALID'),
         locks: createKeyedLock(),
@@ -224,17 +226,30 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
         logger: domainLogger,
       }
     : undefined;
-  const touchDomain = (tenantId: string): void => {
+  const announceMarked = (tenantId: string): void => {
     if (!domainDeps) return;
     domainAnnouncements
-      .mark(tenantId, now())
-      .then(async () => {
-        const mark = await domainAnnouncements.find(tenantId);
+      .find(tenantId)
+      .then(async (mark) => {
         if (mark) await announceDomainEvents(domainDeps, mark);
       })
       .catch((error: unknown) =>
         domainLogger.warn({ err: error, tenantId }, 'domain events left for the relay'),
       );
+  };
+  const touchDomain = (tenantId: string): void => {
+    if (!domainDeps) return;
+    domainAnnouncements.mark(tenantId, now()).then(
+      () => announceMarked(tenantId),
+      (error: unknown) => domainLogger.warn({ err: error, tenantId }, 'domain events left for the relay'),
+    );
+  };
+  // The day's API count: the copy waits for the mark (a failed one is copied and marked again),
+  // the announcement runs off its path.
+  const markApiDay = async (tenantId: string): Promise<void> => {
+    if (!domainDeps) return;
+    await domainAnnouncements.mark(tenantId, now());
+    announceMarked(tenantId);
   };
   const changed = (tenantId: string, version?: number): void => {
     changes.changed(tenantId, version);
@@ -246,7 +261,6 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     return runDomainAnnouncementPass(domainDeps);
   };
   ops.usage = notifyingUsage(ops.usage, changed);
-  const history = usageHistoryRepository(deps.db);
   const historyLogger = deps.logger.child({ component: 'usage-history' });
   const batchDeps: UsageBatchDeps = {
     store: usageBatchStore(deps.db),
@@ -296,7 +310,10 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   // Per process: a restart copies every tenant's count once again (the same values).
   const apiDaysWritten = new Map<string, number>();
   const copyDays = (redis: HashScanner) =>
-    copyApiRequestDays({ source: apiRequestDaysSource(redis), history, now }, apiDaysWritten);
+    copyApiRequestDays(
+      { source: apiRequestDaysSource(redis), history, now, todayMoved: markApiDay },
+      apiDaysWritten,
+    );
 
   return {
     grpc,

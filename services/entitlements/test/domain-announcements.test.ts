@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@tap/contracts';
 import { createDomainEventPublisher, ensureEventStream } from '@tap/events';
 import { unaryCall } from '@tap/grpc-kit';
-import { waitFor } from '@tap/testkit';
+import { Readiness, createRedisDependency } from '@tap/runtime';
+import { infraUrls, waitFor } from '@tap/testkit';
 import { DOMAIN_ANNOUNCEMENTS_COLLECTION } from '../src/store/domain-announcements-repository.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
@@ -105,6 +106,94 @@ describe('entitlements announces tier changes and usage thresholds on the domain
     const reached = events.find((e) => e.type === 'usage.threshold_reached');
     expect(reached?.data).toMatchObject({ current: 8, limit: 10, thresholdPercent: 80 });
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+  });
+
+  it("writes an audit entry for the operator's tier change, from and to, once", async () => {
+    const tenantId = randomUUID();
+    await take(tenantId, 'u1'); // the default tier, announced without an audit entry
+    await settled(tenantId);
+    await bed.setTier(tenantId, 'CORE');
+    await settled(tenantId);
+    await bed.app.runDomainAnnouncements({ sweep: true });
+    await bed.app.runDomainAnnouncements();
+    const audits = (await stored(tenantId)).filter((e) => e.type === 'audit.entry_recorded');
+    expect(audits.map((e) => ({ subject: e.subject, data: e.data }))).toEqual([
+      {
+        subject: { fromTier: 'SUPPLIER_FREE', toTier: 'CORE' },
+        data: {
+          actor: { type: 'operator' },
+          action: 'tier.changed',
+          target: { type: 'tenant', id: tenantId },
+          outcome: 'SUCCESS',
+        },
+      },
+    ]);
+  });
+
+  it('announces the daily API quota at 80 % and 100 % once per crossing, and again the next UTC day', async () => {
+    const redis = createRedisDependency({
+      url: infraUrls().redisUrl,
+      name: 'domain-announcements-test',
+      readiness: new Readiness(),
+      logger: { info: () => undefined, warn: () => undefined },
+    });
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    const tenantId = randomUUID();
+    // SUPPLIER_PLUS allows 10,000 API requests a day: 8,000 reach 80 %.
+    const keys = ['api-requests:2026-12-08', 'api-requests:2026-12-09'] as const;
+    const count = async (key: string, by: number) => {
+      await redis.hincrby(key, tenantId, by);
+      await bed.app.copyApiRequestDays(redis);
+      await settled(tenantId);
+    };
+    const quota = async () =>
+      (await stored(tenantId))
+        .filter((e) => e.type.startsWith('usage.') && e.subject['limitKey'] === 'API_REQUESTS_DAY')
+        .map((e) => {
+          const data = e.data as { thresholdPercent: number; periodStart: string };
+          return [e.type, data.thresholdPercent, data.periodStart];
+        });
+    try {
+      bed.clock.set('2026-12-08T10:00:00.000Z');
+      await bed.setTier(tenantId, 'SUPPLIER_PLUS');
+      await settled(tenantId);
+      await count(keys[0], 7_999);
+      expect(await quota()).toEqual([]);
+      await count(keys[0], 1);
+      await count(keys[0], 1_000);
+      await count(keys[0], 1_000);
+      // A copy that moved nothing, a fold of the same count and the sweep publish nothing more.
+      await count(keys[0], 0);
+      await bed.app.runDomainAnnouncements({ sweep: true });
+      await bed.app.runDomainAnnouncements();
+      const day1 = '2026-12-08T00:00:00.000Z';
+      expect(await quota()).toEqual([
+        ['usage.threshold_reached', 80, day1],
+        ['usage.threshold_reached', 100, day1],
+      ]);
+
+      // The next UTC day starts again from nothing, without a cleared.
+      bed.clock.set('2026-12-09T00:05:00.000Z');
+      await count(keys[1], 8_000);
+      await bed.app.runDomainAnnouncements({ sweep: true });
+      await bed.app.runDomainAnnouncements();
+      const day2 = '2026-12-09T00:00:00.000Z';
+      expect(await quota()).toEqual([
+        ['usage.threshold_reached', 80, day1],
+        ['usage.threshold_reached', 100, day1],
+        ['usage.threshold_reached', 80, day2],
+      ]);
+      // A larger quota the same day (CORE: 50,000) drops the count below 80 %.
+      await bed.setTier(tenantId, 'CORE');
+      await settled(tenantId);
+      const events = await stored(tenantId);
+      expect((await quota()).at(-1)).toEqual(['usage.threshold_cleared', 80, day2]);
+      expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+    } finally {
+      bed.clock.reset();
+      for (const key of keys) await redis.hdel(key, tenantId);
+      await redis.quit();
+    }
   });
 
   it('keeps a crossing while the bus is down and publishes it once after it comes back', async () => {

@@ -101,6 +101,9 @@ describe('identity publishes its domain events and audit entries through its out
     await unaryCall(bed.client, 'ReactivateMember', { userId: member.id }, ownerBearer);
     await drained();
     await unaryCall(bed.client, 'EndMemberSessions', { userId: member.id }, ownerBearer);
+    // A second sign-in of the owner, ended from the first session.
+    await unaryCall(bed.client, 'Login', { email: owner.email, password: owner.password });
+    expect(await unaryCall(bed.client, 'EndOtherSessions', {}, ownerBearer)).toMatchObject({ revoked: 1 });
     await drained();
     // Republishing what was announced changes nothing: the marks are gone, the ids are the same.
     expect((await bed.app.relayOutbox()).members).toMatchObject({ pending: 0, published: 0 });
@@ -134,6 +137,14 @@ describe('identity publishes its domain events and audit entries through its out
         'member.reactivated',
         'member.sessions_ended',
       ]),
+    );
+    expect(audit.find((e) => (e.data as { action: string }).action === 'session.others_ended')?.data).toEqual(
+      {
+        actor: { type: 'user', id: owner.userId, email: owner.email },
+        action: 'session.others_ended',
+        target: { type: 'user', id: owner.userId },
+        outcome: 'SUCCESS',
+      },
     );
     expect(audit.find((e) => (e.data as { action: string }).action === 'member.role_changed')?.data).toEqual({
       actor: { type: 'user', id: owner.userId, email: owner.email },

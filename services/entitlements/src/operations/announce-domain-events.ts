@@ -1,10 +1,11 @@
 import type { DomainEvent } from '@tap/contracts';
 import type { KeyedLock } from '@tap/runtime';
-import { getTier, isMonthlyLimit, LIMIT_KEYS, monthlyPeriod, readCount } from '../domain/index.js';
+import { getTier, isMonthlyLimit, LIMIT_KEYS, monthlyPeriod, readCount, utcDay } from '../domain/index.js';
 import { thresholdCrossings, type LimitReading } from '../domain/announcements/usage-thresholds.js';
 import { nameBasedId } from './announce-tiers.js';
 import type { DomainAnnouncementsRepository, DomainMark } from './ports/domain-announcements-repository.js';
 import type { TierAssignmentsRepository } from './ports/tier-assignments-repository.js';
+import type { UsageHistoryRepository } from './ports/usage-history-repository.js';
 import type { UsageRepository } from './ports/usage-repository.js';
 import { snapshotOf } from './usage-snapshot.js';
 
@@ -15,6 +16,8 @@ export interface DomainAnnounceDeps {
   readonly tiers: TierAssignmentsRepository;
   readonly usage: Pick<UsageRepository, 'read'>;
   readonly announcements: DomainAnnouncementsRepository;
+  /** Where the day's API request count is (copied from the gateway's tally every minute). */
+  readonly history: Pick<UsageHistoryRepository, 'months'>;
   /** Rejects when the stream did not confirm the event. */
   readonly publish: (event: DomainEvent) => Promise<unknown>;
   /** True when the contract refuses the event (it never will pass). */
@@ -27,10 +30,17 @@ export interface DomainAnnounceDeps {
   };
 }
 
+/** API requests of the tenant stored for the UTC day `day` (`YYYY-MM-DD`); 0 before the first copy. */
+async function apiRequestsOn(deps: DomainAnnounceDeps, tenantId: string, day: string): Promise<number> {
+  const [month] = await deps.history.months(tenantId, 'API_REQUESTS_DAY', [day.slice(0, 7)]);
+  return month?.days[day.slice(8, 10)]?.API_REQUESTS_DAY ?? 0;
+}
+
 /**
  * The tenant's domain events still to publish: tier.changed when its tier is not the one
  * announced, usage.threshold_* for each threshold crossed since. Gauges count their thresholds
- * per tier assignment (a new tier is a new period), the monthly counter per UTC month.
+ * per tier assignment (a new tier is a new period), the monthly counter per UTC month, the
+ * daily API quota per UTC day (a new day starts again from level 0, without a `cleared`).
  */
 async function eventsOf(deps: DomainAnnounceDeps, tenantId: string) {
   const now = deps.now();
@@ -45,6 +55,13 @@ async function eventsOf(deps: DomainAnnounceDeps, tenantId: string) {
     limit: tier.limits[key],
     periodStart: isMonthlyLimit(key) ? monthStart : tierSince,
   }));
+  const today = utcDay(now);
+  readings.push({
+    limitKey: 'API_REQUESTS_DAY',
+    current: await apiRequestsOn(deps, tenantId, today),
+    limit: tier.rateLimits.API_REQUESTS_DAY,
+    periodStart: `${today}T00:00:00.000Z`,
+  });
   const announced = await deps.announcements.announced(tenantId);
   const { crossings, next } = thresholdCrossings(announced.levels, readings);
   const occurredAt = now.toISOString();
@@ -57,6 +74,23 @@ async function eventsOf(deps: DomainAnnounceDeps, tenantId: string) {
       occurredAt: tierSince,
       subject: {},
       data: { from: announced.tierCode, to: tier.code, tierName: tier.name },
+    });
+  // The operator's change also goes to the tenant's audit log, derived like tier.changed: one
+  // entry per announced change (two changes between two looks make one entry, from the first
+  // tier to the last). The audit data is closed, so the tiers travel in the subject.
+  if (announced.tierCode !== tier.code && assignment.byOperator)
+    events.push({
+      id: nameBasedId(`tap/entitlements/audit/tier.changed\n${tenantId}\n${tier.code}\n${tierSince}`),
+      type: 'audit.entry_recorded',
+      tenantId,
+      occurredAt: tierSince,
+      subject: { ...(announced.tierCode ? { fromTier: announced.tierCode } : {}), toTier: tier.code },
+      data: {
+        actor: { type: 'operator' },
+        action: 'tier.changed',
+        target: { type: 'tenant', id: tenantId },
+        outcome: 'SUCCESS',
+      },
     });
   for (const c of crossings)
     events.push({

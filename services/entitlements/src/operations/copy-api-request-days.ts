@@ -8,6 +8,12 @@ export interface ApiRequestDaysDeps {
   readonly source: ApiRequestDaysSource;
   readonly history: Pick<UsageHistoryRepository, 'recordApiRequests'>;
   readonly now: () => Date;
+  /**
+   * Told of each tenant whose count of today moved, after it is stored: marks it for the daily
+   * quota's thresholds (docs/entitlements-model.md, "Domain events"). A rejection stops the copy
+   * before the count is remembered, so the next copy writes and marks it again.
+   */
+  readonly todayMoved?: (tenantId: string) => Promise<void>;
 }
 
 /** What one copy did. */
@@ -38,6 +44,7 @@ export async function copyApiRequestDays(
       const key = `${day}:${tenantId}`;
       if (lastWritten.get(key) === count) continue;
       await deps.history.recordApiRequests(tenantId, day, count);
+      if (day === today) await deps.todayMoved?.(tenantId);
       lastWritten.set(key, count);
       written += 1;
     }

@@ -14,6 +14,8 @@ interface TierAssignmentDocument {
   _id: string;
   tierCode: TierCode;
   updatedAt: Date;
+  /** Written by SetTier (absent on documents written before it was recorded, and on defaults). */
+  setBy?: 'operator';
 }
 
 /** The tier assignments over `db`. */
@@ -23,6 +25,7 @@ export function tierAssignmentsRepository(db: Db): TierAssignmentsRepository {
     tenantId: doc._id,
     tierCode: doc.tierCode,
     updatedAt: doc.updatedAt,
+    ...(doc.setBy === 'operator' ? { byOperator: true } : {}),
   });
   return {
     // Read first and insert only when missing: an upsert on the read path would, on FerretDB
@@ -41,7 +44,7 @@ export function tierAssignmentsRepository(db: Db): TierAssignmentsRepository {
       }
     },
     async setTier(tenantId, tierCode, now) {
-      const doc: TierAssignmentDocument = { _id: tenantId, tierCode, updatedAt: now };
+      const doc: TierAssignmentDocument = { _id: tenantId, tierCode, updatedAt: now, setBy: 'operator' };
       await assignments.replaceOne({ _id: tenantId }, doc, { upsert: true }).catch(async (error: unknown) => {
         // Two first writes of one tenant at once: the loser writes again over the winner's insert.
         if (!isDuplicateKey(error)) throw error;

@@ -4,6 +4,8 @@ export interface TierAssignment {
   readonly tenantId: string;
   readonly tierCode: TierCode;
   readonly updatedAt: Date;
+  /** True when the operator's SetTier wrote it (not the default tier of a first read). */
+  readonly byOperator?: boolean;
 }
 
 /** Each tenant's tier. Nothing caches it in the store: a change is seen at once. */
