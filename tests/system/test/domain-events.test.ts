@@ -189,12 +189,14 @@ describe('domain events and audit entries of what callers do through the gateway
           action: 'join_request.approved',
           target: { type: 'user', id: approved.userId },
           outcome: 'SUCCESS',
+          requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         },
         {
           actor: { type: 'user', id: owner.userId, email: owner.email },
           action: 'join_request.rejected',
           target: { type: 'user', id: rejected.userId },
           outcome: 'SUCCESS',
+          requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         },
       ]),
     );
