@@ -15,6 +15,7 @@ import { startInfrastructure } from '@tap/testkit';
 import { ingestProductEvents } from '../../services/adoption/dist/operations/ingest-product-events.js';
 import { productBatchHandler } from '../../services/adoption/dist/events/batch-handler.js';
 import { aggregatesRepository } from '../../services/adoption/dist/store/aggregates-repository.js';
+import { itemMarkersRepository } from '../../services/adoption/dist/store/item-markers-repository.js';
 import { rawEventsRepository } from '../../services/adoption/dist/store/raw-events-repository.js';
 import { createTenantWriteLock } from '../../services/adoption/dist/store/tenant-write-lock.js';
 import { driftRepository } from '../../services/adoption/dist/store/drift-repository.js';
@@ -85,6 +86,7 @@ async function manyTenants() {
         load: timed(t, 'load', aggregates.loadForFacts),
         applyFacts: timed(t, 'applyFacts', aggregates.applyFacts),
       },
+      markers: itemMarkersRepository(db0),
       rawEvents: {
         append: timed(t, 'raw append', raw.append),
         appendGroups: timed(t, 'raw append (batch)', raw.appendGroups),
@@ -154,6 +156,7 @@ try {
         load: timed(t, 'load', aggregates.loadForFacts),
         applyFacts: timed(t, 'applyFacts', aggregates.applyFacts),
       },
+      markers: itemMarkersRepository(db),
       rawEvents: {
         append: timed(t, 'raw append', raw.append),
         appendGroups: timed(t, 'raw append', raw.appendGroups),

@@ -28,7 +28,7 @@ const redisUrl = process.env['REDIS_URL'] ?? '';
 const keyPrefix = process.env['BENCH_KEY_PREFIX'] ?? 'bench';
 
 const logger = createLogger({ service: 'bench-gateway', level: 'silent' });
-// Adoption and entitlements are not on these routes; their channels stay idle.
+// Adoption, entitlements and notifications are not on these routes; their channels stay idle.
 // The gateway's certificate (GRPC_TLS_*, written by run.mjs).
 const tls = tlsFromFiles({
   certFile: process.env['GRPC_TLS_CERT_FILE'] ?? '',
@@ -36,7 +36,12 @@ const tls = tlsFromFiles({
   caFile: process.env['GRPC_TLS_CA_FILE'] ?? '',
 });
 const clients = createServiceClients(
-  { identity: identityAddress, adoption: '127.0.0.1:9', entitlements: '127.0.0.1:9' },
+  {
+    identity: identityAddress,
+    adoption: '127.0.0.1:9',
+    entitlements: '127.0.0.1:9',
+    notifications: '127.0.0.1:9',
+  },
   tls,
 );
 const jwks = identityJwksFetcher(identityAddress, tls);
