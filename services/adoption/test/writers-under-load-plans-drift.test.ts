@@ -123,15 +123,21 @@ describe('plan writes and drift passes while thousands of the tenant’s events 
           `the risk to be ${step.resolution}`,
           async () => {
             const { signals } = await unaryCall(bed.client, 'ListRiskSignals', {}, auth);
-            return signals[0]?.resolution === step.resolution;
+            if (signals[0]?.resolution === step.resolution) return true;
+            // As the scheduled job does: a pass whose record lost to a consumer write (its fence
+            // moved) leaves the tenant due, and the next pass records it.
+            const again = await bed.app.runDriftWatch();
+            reports.push(again);
+            expect(again).toMatchObject({ failed: 0 });
+            return false;
           },
-          { timeoutMs: 60_000 },
+          { timeoutMs: 60_000, intervalMs: 200 },
         );
       }
     })();
     await Promise.all([passes, publishBacklog(tenantId, BACKLOG / 2, BACKLOG / 2, new Date(detectedAt))]);
     await settled();
-    expect(reports.map((r) => r.failed)).toEqual(steps.map(() => 0));
+    expect(reports.every((r) => r.failed === 0)).toBe(true);
     const state = await unaryCall(bed.client, 'GetState', {}, auth);
     expect(state.appliedEventCount).toBe(BACKLOG + 1);
     const { signals } = await unaryCall(bed.client, 'ListRiskSignals', {}, auth);

@@ -34,7 +34,15 @@ export function tierCatalogueRepository(
       .find({})
       .toArray()
       .then((docs) => {
-        held = new Map(docs.map((d) => [d._id, d.entry]));
+        // Merged, newest catalogue version winning: an entry `put` while this read was in flight
+        // is newer than what the read found, and must not be lost until the next refresh.
+        const next = new Map(held);
+        for (const d of docs) {
+          const mine = next.get(d._id);
+          if (mine === undefined || mine.catalogueVersion <= d.entry.catalogueVersion)
+            next.set(d._id, d.entry);
+        }
+        held = next;
         readAt = clock();
       })
       .finally(() => {
