@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startSmtpSink, type SmtpSink } from '@tap/testkit';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalServer, startSmtpSink, type SmtpSink, type StartedServer } from '@tap/testkit';
 import { startProcessStack, type ProcessStack, type ServiceName } from './support/process-stack.js';
 import { runSchemathesis, type FuzzRun } from './support/schemathesis.js';
 
@@ -26,6 +29,12 @@ const LOGOUT = ['--include-operation-id', 'logout'];
 let stack: ProcessStack;
 /** Identity mails invitations (and magic links) here: inviting without mail would be a 503. */
 let mail: SmtpSink;
+/**
+ * The gate's own database server: eleven thousand generated requests write far more than any
+ * other suite, and the run's shared server must stay as quick for the suites after it.
+ */
+let database: StartedServer | undefined;
+let databaseDir: string | undefined;
 let owner: string;
 let client: string;
 let ownerToLogOut: string;
@@ -38,7 +47,9 @@ async function json(path: string, init: RequestInit): Promise<{ status: number; 
 beforeAll(async () => {
   // With the two OpenID Providers: the SSO start and callback are served and fuzzed too.
   mail = await startSmtpSink({ port: 0 });
-  stack = await startProcessStack('fuzz', { SMTP_URL: mail.url }, { sso: true });
+  databaseDir = mkdtempSync(join(tmpdir(), 'fuzz-db-'));
+  database = await startLocalServer('mongo', { ports: 'free', dataDir: databaseDir, env: process.env });
+  stack = await startProcessStack('fuzz', { SMTP_URL: mail.url, MONGO_URL: database.url }, { sso: true });
   // The providers answer: a start goes to one (PKCE), not to the app's error page, so the fuzzer
   // meets the real flow (this is the first of the 10 starts a minute from this address).
   const start = await fetch(`${stack.base}/api/v1/auth/v2/sso/enterprise/start`, {
@@ -77,6 +88,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+  await database?.stop();
+  if (databaseDir) rmSync(databaseDir, { recursive: true, force: true });
   await mail?.stop();
 });
 
