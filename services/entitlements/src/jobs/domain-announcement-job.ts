@@ -10,7 +10,7 @@ export const DEFAULT_DOMAIN_ANNOUNCEMENT_INTERVAL_MS = 10_000;
  */
 export const DOMAIN_SWEEP_INTERVAL_MS = 3_600_000;
 
-/** Runs the relay every `intervalMs`, and the sweep first and then every DOMAIN_SWEEP_INTERVAL_MS. */
+/** Runs the relay every `intervalMs`, and the sweep every DOMAIN_SWEEP_INTERVAL_MS (not at start). */
 export function startDomainAnnouncementJob(options: {
   intervalMs: number;
   run: () => Promise<DomainPassReport>;
@@ -18,14 +18,16 @@ export function startDomainAnnouncementJob(options: {
   now: () => Date;
   logger: JobLogger;
 }): PeriodicJob {
-  let lastSweep: number | undefined;
+  // The first sweep waits a whole period: at start every tenant would be marked and announced at
+  // once while the replica being replaced still writes, which starved the database in a rolling start.
+  let lastSweep = options.now().getTime();
   return startPeriodicJob({
     name: 'domain-announcements',
     intervalMs: options.intervalMs,
     run: async () => {
       const at = options.now().getTime();
       let swept = 0;
-      if (lastSweep === undefined || at - lastSweep >= DOMAIN_SWEEP_INTERVAL_MS) {
+      if (at - lastSweep >= DOMAIN_SWEEP_INTERVAL_MS) {
         swept = await options.sweep();
         lastSweep = at;
       }
