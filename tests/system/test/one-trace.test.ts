@@ -53,9 +53,20 @@ describe('one trace across the system', () => {
     );
     expect(response.status).toBe(200);
 
-    const consumed = await waitFor(async () =>
-      tracing.spans().find((s) => s.kind === SpanKind.CONSUMER && s.name.includes('milestone.completed')),
-    );
+    // The profile's own detected milestone publishes a milestone.completed too (maybe after the reset,
+    // from the outbox relay); the consumer span wanted is the one in the completing request's trace.
+    const consumed = await waitFor(async () => {
+      const spans = tracing.spans();
+      const requestTraces = new Set(
+        spans.filter((s) => s.name.includes('CompleteMilestone')).map((s) => s.spanContext().traceId),
+      );
+      return spans.find(
+        (s) =>
+          s.kind === SpanKind.CONSUMER &&
+          s.name.includes('milestone.completed') &&
+          requestTraces.has(s.spanContext().traceId),
+      );
+    });
     const trace = tracing.spans().filter((s) => s.spanContext().traceId === consumed.spanContext().traceId);
     const byId = new Map(trace.map((s) => [s.spanContext().spanId, s]));
     const chain: string[] = [];
