@@ -256,7 +256,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     touchDomain(tenantId);
   };
   const runDomainAnnouncements = async (options: { sweep?: boolean } = {}): Promise<DomainPassReport> => {
-    if (!domainDeps) return { pending: 0, published: 0, failed: 0 };
+    if (!domainDeps) return { tenants: 0, events: 0, failed: 0 };
     if (options.sweep) await domainAnnouncements.markAll(now());
     return runDomainAnnouncementPass(domainDeps);
   };

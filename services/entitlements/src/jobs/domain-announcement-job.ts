@@ -34,6 +34,8 @@ export function startDomainAnnouncementJob(options: {
       return { ...(await options.run()), swept };
     },
     logger: options.logger,
-    describe: (report) => (report.pending > 0 || report.swept > 0 ? { ...report } : undefined),
+    // Logged when something was announced, failed or swept; a pass that only looked is quiet.
+    describe: (report) =>
+      report.events > 0 || report.failed > 0 || report.swept > 0 ? { ...report } : undefined,
   });
 }
