@@ -119,12 +119,13 @@ describe('entitlements announces tier changes and usage thresholds on the domain
     const audits = (await stored(tenantId)).filter((e) => e.type === 'audit.entry_recorded');
     expect(audits.map((e) => ({ subject: e.subject, data: e.data }))).toEqual([
       {
-        subject: { fromTier: 'SUPPLIER_FREE', toTier: 'CORE' },
+        subject: {},
         data: {
           actor: { type: 'operator' },
           action: 'tier.changed',
           target: { type: 'tenant', id: tenantId },
           outcome: 'SUCCESS',
+          change: { from: 'SUPPLIER_FREE', to: 'CORE' },
         },
       },
     ]);

@@ -151,6 +151,7 @@ describe('identity publishes its domain events and audit entries through its out
       action: 'member.role_changed',
       target: { type: 'user', id: member.id },
       outcome: 'SUCCESS',
+      change: { from: 'MEMBER', to: 'ADMIN' },
     });
   });
 

@@ -79,7 +79,13 @@ describe('the events feed and the audit log', () => {
         outcome: 'FAILURE',
         reason: 'INVALID_CREDENTIALS',
       }),
-      auditEvent(other, { actor: { type: 'operator' }, action: 'tier.changed', outcome: 'SUCCESS' }),
+      auditEvent(other, {
+        actor: { type: 'operator' },
+        action: 'tier.changed',
+        target: { type: 'tenant', id: other },
+        outcome: 'SUCCESS',
+        change: { from: 'CORE', to: 'SUPPLIER_FREE' },
+      }),
     ];
     for (const e of published) await publisher.publish(e);
     await waitFor('every event applied', async () => {
@@ -179,10 +185,31 @@ describe('the events feed and the audit log', () => {
     const csv = await bed.app.ops.auditCsv({ tenantId: tenant });
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'occurredAt,id,actorType,actorId,actorEmail,action,targetType,targetId,outcome,reason,ip,userAgent,requestId',
+      'occurredAt,id,actorType,actorId,actorEmail,action,targetType,targetId,outcome,reason,ip,userAgent,requestId,changeFrom,changeTo',
     );
     expect(lines).toHaveLength(5);
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
+  });
+
+  it('keeps what a change moved, in the entry and in its CSV row', async () => {
+    const page = await bed.app.ops.audit({ tenantId: other });
+    expect(page.entries).toHaveLength(1);
+    expect(page.entries[0]).toMatchObject({
+      action: 'tier.changed',
+      change: { from: 'CORE', to: 'SUPPLIER_FREE' },
+    });
+    const csv = await bed.app.ops.auditCsv({ tenantId: other });
+    expect(csv.trimEnd().split('\r\n')[1]).toMatch(/,CORE,SUPPLIER_FREE$/);
+  });
+
+  it('refuses a change that is not a pair of codes', async () => {
+    const freeText = auditEvent(tenant, {
+      actor: owner,
+      action: 'member.role_changed',
+      outcome: 'SUCCESS',
+      change: { from: 'member', to: 'the owner, password hunter2' },
+    });
+    expect(eventErrors.is(await rejection(publisher.publish(freeText)), 'EVENT_INVALID')).toBe(true);
   });
 
   it('refuses an audit event that carries anything outside the listed fields', async () => {

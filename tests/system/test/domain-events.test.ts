@@ -202,15 +202,35 @@ describe('domain events and audit entries of what callers do through the gateway
     );
   });
 
-  it('publishes a tier change of the tenant as tier.changed', async () => {
-    const tenantId = await system.createTenant('Tiered');
-    await system.setTier(tenantId, 'CORE');
+  it("publishes a tier change of the tenant as tier.changed, and shows it from and to in the tenant's audit log", async () => {
+    const owner = await fx.tenantWithOwner('Tiered');
+    const { tenantId } = owner;
     await waitFor(
-      async () =>
-        (await stored(tenantId)).some((e) => e.type === 'tier.changed' && e.data['to'] === 'CORE')
-          ? true
-          : undefined,
+      async () => ((await stored(tenantId)).some((e) => e.type === 'tier.changed') ? true : undefined),
       15_000,
+    );
+    await system.setTier(tenantId, 'CORE');
+    const changed = await waitFor(
+      async () => (await stored(tenantId)).find((e) => e.type === 'tier.changed' && e.data['to'] === 'CORE'),
+      15_000,
+    );
+    const bearer = { authorization: `Bearer ${(await fx.signIn(owner)).accessToken}` };
+    type Entry = {
+      action: string;
+      actor: { type: string };
+      change: { from: string | null; to: string } | null;
+    };
+    const entry = await waitFor(async () => {
+      const page = await system.http('GET', '/api/v1/tenant/audit-events?action=tier.changed', {
+        headers: bearer,
+      });
+      return (page.body as { data?: { entries: Entry[] } }).data?.entries[0];
+    }, 20_000);
+    expect(entry).toEqual(
+      expect.objectContaining({
+        actor: expect.objectContaining({ type: 'operator' }),
+        change: { from: changed.data['from'], to: 'CORE' },
+      }),
     );
   });
 });

@@ -66,6 +66,12 @@ function EntriesTable(props: { entries: AuditEntry[] }) {
                 ) : (
                   '—'
                 )}
+                {e.change ? (
+                  <span class="small">
+                    {' '}
+                    {e.change.from ?? '—'} → {e.change.to}
+                  </span>
+                ) : null}
               </td>
               <td>
                 <Badge tone={e.outcome === 'SUCCESS' ? 'good' : 'bad'}>{e.outcome}</Badge>

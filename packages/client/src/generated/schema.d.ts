@@ -7484,6 +7484,10 @@ export interface operations {
                                 ip: string | null;
                                 userAgent: string | null;
                                 requestId: string | null;
+                                change: {
+                                    from: string | null;
+                                    to: string;
+                                } | null;
                                 occurredAt: string;
                             }[];
                             /** @description Pass as `cursor` for older entries */

@@ -63,6 +63,8 @@ export interface AuditEntryData {
   readonly ip?: string;
   readonly userAgent?: string;
   readonly requestId?: string;
+  /** What a change moved, as codes (`CORE` → `ENTERPRISE`, `MEMBER` → `ADMIN`); `from` absent for a first value. */
+  readonly change?: { readonly from?: string; readonly to: string };
 }
 
 export function isDomainEventType(value: string): value is DomainEventType {

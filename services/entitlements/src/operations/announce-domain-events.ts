@@ -77,19 +77,20 @@ async function eventsOf(deps: DomainAnnounceDeps, tenantId: string) {
     });
   // The operator's change also goes to the tenant's audit log, derived like tier.changed: one
   // entry per announced change (two changes between two looks make one entry, from the first
-  // tier to the last). The audit data is closed, so the tiers travel in the subject.
+  // tier to the last).
   if (announced.tierCode !== tier.code && assignment.byOperator)
     events.push({
       id: nameBasedId(`tap/entitlements/audit/tier.changed\n${tenantId}\n${tier.code}\n${tierSince}`),
       type: 'audit.entry_recorded',
       tenantId,
       occurredAt: tierSince,
-      subject: { ...(announced.tierCode ? { fromTier: announced.tierCode } : {}), toTier: tier.code },
+      subject: {},
       data: {
         actor: { type: 'operator' },
         action: 'tier.changed',
         target: { type: 'tenant', id: tenantId },
         outcome: 'SUCCESS',
+        change: { ...(announced.tierCode ? { from: announced.tierCode } : {}), to: tier.code },
       },
     });
   for (const c of crossings)

@@ -21,8 +21,15 @@ export function recordChange(
   actor: AuditActor,
   action: string,
   target: { type: string; id: string },
+  change?: { from: string; to: string },
 ): Promise<void> {
-  return ctx.audit.record(tenantId, { actor, action, target, outcome: 'SUCCESS' });
+  return ctx.audit.record(tenantId, {
+    actor,
+    action,
+    target,
+    outcome: 'SUCCESS',
+    ...(change ? { change } : {}),
+  });
 }
 
 /**

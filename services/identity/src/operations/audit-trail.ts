@@ -60,6 +60,7 @@ export function createAuditTrail(deps: AuditTrailDeps): AuditTrail {
         ...(ip ? { ip } : {}),
         ...(userAgent ? { userAgent } : {}),
         ...(requestId ? { requestId: cut(requestId, 128) } : {}),
+        ...(entry.change ? { change: entry.change } : {}),
       };
       const event: DomainEvent = {
         id: deps.newId(),

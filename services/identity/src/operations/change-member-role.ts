@@ -25,10 +25,14 @@ export async function changeMemberRole(
     assertKeepsAnOwner(target, await activeOwnerCount(ctx, tenantId), { role });
     const updated = await ctx.users.setRole(tenantId, userId, role);
     if (!updated) throw identityErrors.create('USER_NOT_FOUND');
-    await recordChange(ctx, tenantId, await userActor(ctx, tenantId, actor.userId), 'member.role_changed', {
-      type: 'user',
-      id: userId,
-    });
+    await recordChange(
+      ctx,
+      tenantId,
+      await userActor(ctx, tenantId, actor.userId),
+      'member.role_changed',
+      { type: 'user', id: userId },
+      { from: target.role, to: role },
+    );
     return updated;
   });
 }

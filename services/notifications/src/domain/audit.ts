@@ -42,6 +42,8 @@ export const AUDIT_CSV_COLUMNS = [
   'ip',
   'userAgent',
   'requestId',
+  'changeFrom',
+  'changeTo',
 ] as const;
 
 /** RFC 4180 CSV of entries, with the header row; cells a spreadsheet would run as a formula are quoted out. */
@@ -61,6 +63,8 @@ export function auditCsv(entries: readonly AuditEntry[]): string {
       e.ip,
       e.userAgent,
       e.requestId,
+      e.change?.from,
+      e.change?.to,
     ]
       .map(csvCell)
       .join(','),

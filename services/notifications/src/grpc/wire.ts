@@ -60,6 +60,7 @@ export function auditEntryToWire(e: AuditEntry): WireAuditEntry {
     ip: e.ip ?? '',
     userAgent: e.userAgent ?? '',
     requestId: e.requestId ?? '',
+    ...(e.change ? { change: { from: e.change.from ?? '', to: e.change.to } } : {}),
     occurredAt: iso(e.occurredAt),
   };
 }

@@ -22,5 +22,6 @@ export async function recordAuditEntry(
     ...(data.ip ? { ip: data.ip } : {}),
     ...(data.userAgent ? { userAgent: data.userAgent } : {}),
     ...(data.requestId ? { requestId: data.requestId } : {}),
+    ...(data.change ? { change: { ...data.change } } : {}),
   });
 }

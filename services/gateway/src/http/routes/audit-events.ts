@@ -22,6 +22,7 @@ const entryJson = (e: AuditEntry__Output): AuditEntryJson => ({
   ip: orNull(e.ip),
   userAgent: orNull(e.userAgent),
   requestId: orNull(e.requestId),
+  change: e.change?.to ? { from: orNull(e.change.from), to: e.change.to } : null,
   occurredAt: e.occurredAt,
 });
 

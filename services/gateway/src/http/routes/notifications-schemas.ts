@@ -193,6 +193,8 @@ const AuditEntry = Closed({
   ip: Nullable(Type.String()),
   userAgent: Nullable(Type.String()),
   requestId: Nullable(Type.String()),
+  /** What a change moved, as codes (a tier, a role); null when the entry is not a change of value. */
+  change: Nullable(Closed({ from: Nullable(Type.String()), to: Type.String() })),
   occurredAt: Type.String(),
 });
 export type AuditEntryJson = Static<typeof AuditEntry>;
