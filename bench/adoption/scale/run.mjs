@@ -87,6 +87,8 @@ async function main() {
   // its token from its own address (X-Forwarded-For).
   const stack = await startStack(infra, `bench_scale_${process.pid}`, {
     gatewayEnv: { GATEWAY_TRUST_PROXY_HOPS: '1' },
+    // BENCH_PROFILE_DIR: every service's CPU profile (node --cpu-prof), written when it stops.
+    ...(process.env['BENCH_PROFILE_DIR'] ? { profileDir: process.env['BENCH_PROFILE_DIR'] } : {}),
   });
   const bare = startNode('bench/reads/bare-server.mjs', {});
   const adoptionPid = stack.pids()['adoption'];

@@ -16,7 +16,7 @@ import { redisSsoStateStore } from './sso-states.js';
 import { closeGracefully } from './http/close-gracefully.js';
 import { createApiRequestTally } from './quota/api-request-tally.js';
 import { createServiceClients } from './clients.js';
-import { tierQuotaSource } from './quota/tier-quota-source.js';
+import { listenForTierChanges, tierQuotaSource } from './quota/tier-quota-source.js';
 import { redisSessionRevocations } from './session-revocations.js';
 import { observeRedisCommands } from './redis-command-metrics.js';
 import { loadConfig } from './config.js';
@@ -100,7 +100,13 @@ const nats = createNatsDependency({
 let stopAnswerNotices = (): void => undefined;
 void nats.connected().then(
   (nc) => {
-    stopAnswerNotices = listenForAnswerChanges(nc, config.answers.subjectPrefix, answers);
+    const stopAnswers = listenForAnswerChanges(nc, config.answers.subjectPrefix, answers);
+    // Quotas follow entitlements' notices too: a tier change drops the tenant's quota at once.
+    const stopQuotas = listenForTierChanges(nc, config.answers.subjectPrefix, quotas.source);
+    stopAnswerNotices = () => {
+      stopAnswers();
+      stopQuotas();
+    };
   },
   () => undefined,
 );

@@ -1,4 +1,4 @@
-import { createVersionedCache, NOTICED_READ_MODEL_TTL_MS } from '@tap/runtime';
+import { createVersionedCache, HEARD_READ_MODEL_TTL_MS, NOTICED_READ_MODEL_TTL_MS } from '@tap/runtime';
 
 export { NOTICED_READ_MODEL_TTL_MS };
 
@@ -17,12 +17,16 @@ export interface ReadModelCache<Tier, Usage> {
    * served again; without a version (a tier change) the tenant's view is dropped.
    */
   changed(tenantId: string, version?: number): void;
+  /** Whether the other replicas' notices are heard now (see VersionedCache.setListening). */
+  setListening(listening: boolean): void;
 }
 
 export interface ReadModelSource<Tier, Usage> {
   readonly loadTier: (tenantId: string) => Promise<Tier>;
   readonly loadUsage: (tenantId: string) => Promise<{ usage: Usage; version: number }>;
   readonly ttlMs?: number;
+  /** The TTL while the notices are heard (HEARD_READ_MODEL_TTL_MS). */
+  readonly heardTtlMs?: number;
   readonly now?: () => number;
 }
 
@@ -42,10 +46,12 @@ export function createReadModelCache<Tier, Usage>(
     },
     versionOf: (view) => view.version,
     ttlMs: source.ttlMs ?? NOTICED_READ_MODEL_TTL_MS,
+    heardTtlMs: source.heardTtlMs ?? HEARD_READ_MODEL_TTL_MS,
     ...(source.now === undefined ? {} : { now: source.now }),
   });
   return {
     view: (tenantId) => cache.view(tenantId),
     changed: (tenantId, version) => cache.changed(tenantId, version),
+    setListening: (listening) => cache.setListening(listening),
   };
 }
