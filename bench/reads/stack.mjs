@@ -141,6 +141,8 @@ export async function startStack(urls, namespace, options = {}) {
   const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: namespace });
   return {
     gatewayPort: ports.gateway[0],
+    /** Each service's admin port (GET /metrics). */
+    adminPorts: Object.fromEntries(Object.entries(ports).map(([name, [, admin]]) => [name, admin])),
     pids: () =>
       Object.fromEntries(Object.entries(running).map(([name, service]) => [name, service?.child.pid])),
     /** A new tenant on `tierCode` and an OWNER access token of it. */

@@ -10,12 +10,15 @@ export const DEFAULT_READ_MODEL_TTL_MS = 1_000;
 export const NOTICED_READ_MODEL_TTL_MS = 10_000;
 /**
  * The TTL of a noticed read model while its replica hears the notices (`setListening(true)`: the
- * subscription is confirmed by the server and the connection has not dropped since). Then a change
- * reaches every replica as a notice, and the TTL only bounds a notice lost on a live connection
- * (a slow consumer the server cut off): long, so a thousand quiet tenants cost the store a few
- * loads a second, not one per tenant and NOTICED_READ_MODEL_TTL_MS.
+ * server has confirmed the subscription and the connection has not dropped since). Then every
+ * change reaches every replica as a notice, and a gap the client sees (a disconnect, a close, the
+ * server cutting off a slow consumer) forgets every view. So the TTL only bounds a notice lost
+ * without any sign, and a view is otherwise kept until a change, a gap or the size bound removes
+ * it: the in-process copy is kept current by the writers' notices, not reloaded on a timer, and
+ * a thousand quiet tenants cost the store nothing. 15 minutes: adoption's drift-watch rescan, the
+ * staleness its reads already accept for what time alone changes.
  */
-export const HEARD_READ_MODEL_TTL_MS = 60_000;
+export const HEARD_READ_MODEL_TTL_MS = 15 * 60_000;
 /**
  * The share of the TTL after which a read still served from memory starts a reload: a key in use
  * is renewed before it expires, so its readers never wait for the store. Late in the TTL, so a

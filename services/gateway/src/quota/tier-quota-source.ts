@@ -73,8 +73,10 @@ export function listenForTierChanges(
   subjectPrefix: string,
   quotas: QuotaSource,
 ): () => void {
-  const subscription = subscribeChangeNotices(nc, readModelNoticeSubject(subjectPrefix, 'entitlements'), (n) =>
-    quotas.changed(n.tenantId),
+  const subscription = subscribeChangeNotices(
+    nc,
+    readModelNoticeSubject(subjectPrefix, 'entitlements'),
+    (n) => quotas.changed(n.tenantId),
   );
   const stopHearing = whileHeard(nc, (listening) => quotas.setListening(listening));
   return () => {
