@@ -14,7 +14,7 @@ const OPERATOR_TOKEN = 'bench-operator-token-0123456789abcdef-0123';
 const KEY_ENCRYPTION_SECRET = 'bench-key-encryption-secret-0123456789abcdef';
 const DEADLINE = { deadlineMs: 10_000 };
 /** As deploy/k8s/base/kustomization.yaml and `npm run up` (tools/cli stack) start the services. */
-const SERVICE_NODE_OPTIONS = '--max-old-space-size=320';
+const SERVICE_NODE_OPTIONS = '--max-old-space-size=320 --max-semi-space-size=16';
 /** @typedef {'identity' | 'entitlements' | 'adoption' | 'gateway'} ServiceName */
 
 /**

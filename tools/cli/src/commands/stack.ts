@@ -32,7 +32,7 @@ export function localTlsEnv(service: string): Record<string, string> {
  * sizes the heap, the young generation among it, from the machine's memory, so a local stack
  * would hold far more than a pod does.
  */
-export const SERVICE_NODE_OPTIONS = '--max-old-space-size=320';
+export const SERVICE_NODE_OPTIONS = '--max-old-space-size=320 --max-semi-space-size=16';
 
 function serviceNodeOptions(inherited: string | undefined): string {
   return inherited ? `${inherited} ${SERVICE_NODE_OPTIONS}` : SERVICE_NODE_OPTIONS;
