@@ -53,8 +53,14 @@ const checkers = Object.entries(coreServices).map(([name, address]) => {
 });
 
 // The limiter's own Redis client: short timeouts and no resend of unanswered commands, so a
-// check is never charged twice and a Redis outage costs milliseconds, not the request.
-const redis = createRateLimitRedis(config.redisUrl, { commandTimeout: config.rateLimitTimeoutMs });
+// check is never charged twice and a Redis outage costs milliseconds, not the request. Every
+// metered request charges its quota through it (one script call) before its work: the calls of
+// concurrent requests issued in one tick go out in one write (auto-pipelining batches writes; it
+// never resends or reorders a command).
+const redis = createRateLimitRedis(config.redisUrl, {
+  commandTimeout: config.rateLimitTimeoutMs,
+  enableAutoPipelining: true,
+});
 // Not a readiness dependency: quotas fail open, so a Redis outage must not take every gateway
 // out of the load balancer.
 redis.on('error', () => undefined);
