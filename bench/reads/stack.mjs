@@ -13,6 +13,8 @@ import { freePort, startNode, waitUntil } from '../identity/processes.mjs';
 const OPERATOR_TOKEN = 'bench-operator-token-0123456789abcdef-0123';
 const KEY_ENCRYPTION_SECRET = 'bench-key-encryption-secret-0123456789abcdef';
 const DEADLINE = { deadlineMs: 10_000 };
+/** As deploy/k8s/base/kustomization.yaml and `npm run up` (tools/cli stack) start the services. */
+const SERVICE_NODE_OPTIONS = '--max-old-space-size=320 --max-semi-space-size=16';
 /** @typedef {'identity' | 'entitlements' | 'adoption' | 'gateway'} ServiceName */
 
 /**
@@ -53,6 +55,9 @@ export async function startStack(urls, namespace, options = {}) {
     OPERATOR_TOKEN,
     KEY_ENCRYPTION_SECRET,
     LOG_LEVEL: 'warn',
+    // The V8 heap cap every deployment sets (deploy/k8s/base/kustomization.yaml, NODE_OPTIONS):
+    // without it V8 sizes its heap, the young generation among it, from this machine's memory.
+    NODE_OPTIONS: SERVICE_NODE_OPTIONS,
     IDENTITY_GRPC_ADDRESS: address('identity'),
     ENTITLEMENTS_GRPC_ADDRESS: address('entitlements'),
     ADOPTION_GRPC_ADDRESS: address('adoption'),
@@ -141,6 +146,8 @@ export async function startStack(urls, namespace, options = {}) {
   const publisher = createEventPublisher(jetstream(nc), { subjectPrefix: namespace });
   return {
     gatewayPort: ports.gateway[0],
+    /** Each service's admin port (GET /metrics). */
+    adminPorts: Object.fromEntries(Object.entries(ports).map(([name, [, admin]]) => [name, admin])),
     pids: () =>
       Object.fromEntries(Object.entries(running).map(([name, service]) => [name, service?.child.pid])),
     /** A new tenant on `tierCode` and an OWNER access token of it. */

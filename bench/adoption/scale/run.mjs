@@ -36,6 +36,7 @@ import { REPO_ROOT, startNode, waitUntil } from '../../identity/processes.mjs';
 import { hammer } from '../../reads/load.mjs';
 import { startStack } from '../../reads/stack.mjs';
 import { printReport } from './report.mjs';
+import { perRequest, scrapeCounts } from './io-tally.mjs';
 import { drain, gatewayReader, paced, settle, singleReads, singleTrip } from './scale.mjs';
 import { clientTokens, manyTenants } from './tenants.mjs';
 
@@ -87,6 +88,8 @@ async function main() {
   // its token from its own address (X-Forwarded-For).
   const stack = await startStack(infra, `bench_scale_${process.pid}`, {
     gatewayEnv: { GATEWAY_TRUST_PROXY_HOPS: '1' },
+    // BENCH_PROFILE_DIR: every service's CPU profile (node --cpu-prof), written when it stops.
+    ...(process.env['BENCH_PROFILE_DIR'] ? { profileDir: process.env['BENCH_PROFILE_DIR'] } : {}),
   });
   const bare = startNode('bench/reads/bare-server.mjs', {});
   const adoptionPid = stack.pids()['adoption'];
@@ -163,11 +166,15 @@ async function main() {
     /** @param {string} label @param {Omit<Parameters<typeof hammer>[0], 'seconds' | 'connections'>} options */
     const measure = async (label, options) => {
       await hammer({ ...options, connections: CONNECTIONS, seconds: WARM_UP_SECONDS });
-      const row = {
-        case: label,
-        ...(await hammer({ ...options, connections: CONNECTIONS, seconds: SECONDS })),
-      };
-      progress(`reads: ${label} ${row.perSecond} req/s, p99 ${row.p99} ms`);
+      const before = await scrapeCounts(stack.adminPorts);
+      const measured = await hammer({ ...options, connections: CONNECTIONS, seconds: SECONDS });
+      // Store operations and calls between services per request (the Redis and FerretDB round
+      // trips behind each answer).
+      const io = perRequest(before, await scrapeCounts(stack.adminPorts), measured.perSecond * SECONDS);
+      const row = { case: label, ...measured, io };
+      progress(
+        `reads: ${label} ${row.perSecond} req/s, p99 ${row.p99} ms; per request ${JSON.stringify(io)}`,
+      );
       return row;
     };
     reads.push(await measure('bare Fastify hello-world', { port: barePort, path: '/hello' }));

@@ -61,9 +61,10 @@ export {
   readModelNoticeSubject,
   startChangeNotices,
   createChangeChannel,
+  whileHeard,
   subscribeChangeNotices,
 } from './read-model/notices.js';
-export type { ChangeChannel, ChangeNotice, ChangeNotices } from './read-model/notices.js';
+export type { ChangeChannel, ChangeNotice, ChangeNotices, HearingConnection } from './read-model/notices.js';
 export { createDomainEventPublisher } from './domain/domain-publisher.js';
 export type { DomainEventPublisher, DomainEventPublisherOptions } from './domain/domain-publisher.js';
 export { startDomainEventConsumer } from './domain/domain-consumer.js';

@@ -49,4 +49,27 @@ describe('a read-model change channel between two replicas', () => {
     });
     expect(seenB.map(([t]) => t)).not.toContain('t3');
   });
+
+  it('says it hears the notices once the server has the subscription, and not after a close or a stop', async () => {
+    const subject = readModelNoticeSubject(testNamespace('change channel hearing'), 'svc');
+    const c = await connect({ servers: infraUrls().natsUrl });
+    const heardC: boolean[] = [];
+    const heardA: boolean[] = [];
+    const stopC = createChangeChannel(() => undefined).start(c, subject, (listening) =>
+      heardC.push(listening),
+    );
+    const stopA = createChangeChannel(() => undefined).start(a, subject, (listening) =>
+      heardA.push(listening),
+    );
+    await waitFor('both hear', async () => heardC.at(-1) === true && heardA.at(-1) === true, {
+      timeoutMs: 5_000,
+    });
+    await c.close();
+    await waitFor('a closed connection hears nothing', async () => heardC.at(-1) === false, {
+      timeoutMs: 5_000,
+    });
+    stopC();
+    stopA();
+    expect(heardA.at(-1)).toBe(false);
+  });
 });

@@ -39,5 +39,6 @@ export {
   DEFAULT_READ_MODEL_MAX_ENTRIES,
   DEFAULT_READ_MODEL_TTL_MS,
   NOTICED_READ_MODEL_TTL_MS,
+  HEARD_READ_MODEL_TTL_MS,
 } from './read-model/versioned-cache.js';
 export type { VersionedCache, VersionedCacheSource } from './read-model/versioned-cache.js';

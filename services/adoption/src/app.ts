@@ -4,7 +4,12 @@ import { contracts, type ProductEvent } from '@tap/contracts';
 import { readModelNoticeSubject, createChangeChannel } from '@tap/events';
 import { createGrpcServer, type GrpcServer, type ServiceTls } from '@tap/grpc-kit';
 import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } from '@tap/service-auth';
-import { createVersionedCache, NOTICED_READ_MODEL_TTL_MS, type VersionedCache } from '@tap/runtime';
+import {
+  createVersionedCache,
+  HEARD_READ_MODEL_TTL_MS,
+  NOTICED_READ_MODEL_TTL_MS,
+  type VersionedCache,
+} from '@tap/runtime';
 import type { Logger } from '@tap/telemetry';
 import type { TokenVerifier } from '@tap/tokens';
 import type { Db } from 'mongodb';
@@ -83,6 +88,8 @@ export interface AdoptionDeps {
    * (NOTICED_READ_MODEL_TTL_MS: what a lost notice costs at most);
    */
   readonly readModelTtlMs?: number;
+  /** The same while the other replicas' notices are heard (HEARD_READ_MODEL_TTL_MS). */
+  readonly readModelHeardTtlMs?: number;
   /** Tenants whose projection the read model keeps (least recently used out first). */
   readonly readModelMaxTenants?: number;
 }
@@ -145,12 +152,16 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
   // store, one findOne by `_id` each. FerretDB serves such lookups several times slower than the
   // rate the reads must sustain over a thousand tenants, so one bounded cache of these small
   // documents stays in front of it: every write of this replica raises the tenant's floor and
-  // tells the other replicas (notices); a lost notice costs at most the TTL. It holds projections
-  // only (bounded: 28 milestones, 10 cells, at most 200 signals each).
+  // tells the other replicas (notices). While the notices are heard, an entry lives
+  // HEARD_READ_MODEL_TTL_MS (a notice lost on a live connection costs at most that), and every
+  // gap in hearing them forgets all entries; before NATS, the short TTL bounds what another
+  // replica's write costs. It holds projections only (bounded: 28 milestones, 10 cells, at most
+  // 200 signals each).
   const reads = createVersionedCache<StoredProjection>({
     load: projectionReader(deps.db).read,
     versionOf: (read) => read.version,
     ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
+    heardTtlMs: deps.readModelHeardTtlMs ?? HEARD_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
   });
   const aggregateChanges = createChangeChannel((tenantId, version) => {
@@ -165,6 +176,7 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     load: (tenantId) => storedPlans.chain(tenantId),
     versionOf: (chain) => chain.length,
     ttlMs: deps.readModelTtlMs ?? NOTICED_READ_MODEL_TTL_MS,
+    heardTtlMs: deps.readModelHeardTtlMs ?? HEARD_READ_MODEL_TTL_MS,
     ...(deps.readModelMaxTenants === undefined ? {} : { maxEntries: deps.readModelMaxTenants }),
   });
   const planChanges = createChangeChannel((tenantId, version) => planReads.changed(tenantId, version));
@@ -302,8 +314,12 @@ export function buildApp(deps: AdoptionDeps): AdoptionApp {
     startReadModelNotices(nc) {
       const prefix = deps.config.events.subjectPrefix;
       const stops = [
-        aggregateChanges.start(nc, readModelNoticeSubject(prefix, 'adoption')),
-        planChanges.start(nc, readModelNoticeSubject(prefix, 'adoption-plans')),
+        aggregateChanges.start(nc, readModelNoticeSubject(prefix, 'adoption'), (listening) =>
+          reads.setListening(listening),
+        ),
+        planChanges.start(nc, readModelNoticeSubject(prefix, 'adoption-plans'), (listening) =>
+          planReads.setListening(listening),
+        ),
       ];
       return () => stops.forEach((stop) => stop());
     },

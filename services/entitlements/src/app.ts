@@ -100,6 +100,8 @@ export interface EntitlementsDeps {
    * told to every replica, and callers keep a tier 1 s: the tier promise).
    */
   readonly readModelTtlMs?: number;
+  /** The same while the other replicas' notices are heard (HEARD_READ_MODEL_TTL_MS of @tap/runtime). */
+  readonly readModelHeardTtlMs?: number;
 }
 
 export interface EntitlementsApp {
@@ -200,6 +202,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
       : Promise.resolve({ pending: 0, published: 0, refused: 0, failed: 0 });
   const reads: EntitlementsReadModel = createReadModelCache({
     ...(deps.readModelTtlMs === undefined ? {} : { ttlMs: deps.readModelTtlMs }),
+    ...(deps.readModelHeardTtlMs === undefined ? {} : { heardTtlMs: deps.readModelHeardTtlMs }),
     loadTier: (tenantId) => ops.tiers.findOrCreate(tenantId, now()),
     loadUsage: async (tenantId) => {
       const view = await ops.usage.read(tenantId);
@@ -370,7 +373,9 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
       };
     },
     startReadModelNotices: (nc) =>
-      changes.start(nc, noticeSubject(deps.config.events?.subjectPrefix ?? 'events')),
+      changes.start(nc, noticeSubject(deps.config.events?.subjectPrefix ?? 'events'), (listening) =>
+        reads.setListening(listening),
+      ),
     reads,
     startCleanup: () =>
       startCleanupJob({ intervalMs: cleanup.intervalMs, run: runCleanup, logger: cleanupLogger }),

@@ -16,7 +16,7 @@ import { redisSsoStateStore } from './sso-states.js';
 import { closeGracefully } from './http/close-gracefully.js';
 import { createApiRequestTally } from './quota/api-request-tally.js';
 import { createServiceClients } from './clients.js';
-import { tierQuotaSource } from './quota/tier-quota-source.js';
+import { listenForTierChanges, tierQuotaSource } from './quota/tier-quota-source.js';
 import { redisSessionRevocations } from './session-revocations.js';
 import { observeRedisCommands } from './redis-command-metrics.js';
 import { loadConfig } from './config.js';
@@ -53,8 +53,14 @@ const checkers = Object.entries(coreServices).map(([name, address]) => {
 });
 
 // The limiter's own Redis client: short timeouts and no resend of unanswered commands, so a
-// check is never charged twice and a Redis outage costs milliseconds, not the request.
-const redis = createRateLimitRedis(config.redisUrl, { commandTimeout: config.rateLimitTimeoutMs });
+// check is never charged twice and a Redis outage costs milliseconds, not the request. Every
+// metered request charges its quota through it (one script call) before its work: the calls of
+// concurrent requests issued in one tick go out in one write (auto-pipelining batches writes; it
+// never resends or reorders a command).
+const redis = createRateLimitRedis(config.redisUrl, {
+  commandTimeout: config.rateLimitTimeoutMs,
+  enableAutoPipelining: true,
+});
 // Not a readiness dependency: quotas fail open, so a Redis outage must not take every gateway
 // out of the load balancer.
 redis.on('error', () => undefined);
@@ -100,7 +106,13 @@ const nats = createNatsDependency({
 let stopAnswerNotices = (): void => undefined;
 void nats.connected().then(
   (nc) => {
-    stopAnswerNotices = listenForAnswerChanges(nc, config.answers.subjectPrefix, answers);
+    const stopAnswers = listenForAnswerChanges(nc, config.answers.subjectPrefix, answers);
+    // Quotas follow entitlements' notices too: a tier change drops the tenant's quota at once.
+    const stopQuotas = listenForTierChanges(nc, config.answers.subjectPrefix, quotas.source);
+    stopAnswerNotices = () => {
+      stopAnswers();
+      stopQuotas();
+    };
   },
   () => undefined,
 );

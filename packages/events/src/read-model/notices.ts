@@ -73,12 +73,51 @@ export function startChangeNotices(
   };
 }
 
+/** What `whileHeard` watches of a connection. */
+export type HearingConnection = Pick<NatsConnection, 'flush' | 'status' | 'isClosed'>;
+
+/**
+ * Tells `onListening` whether notices subscribed on `nc` can arrive: true once the server has the
+ * subscriptions (a flush after subscribing), false at a disconnect, a close or a slow-consumer cut
+ * (notices may have been dropped), true again once a reconnect has re-subscribed. A cache that
+ * trusts notices for longer while they are heard forgets everything at each switch. Returns stop
+ * (which reports false).
+ */
+export function whileHeard(nc: HearingConnection, onListening: (listening: boolean) => void): () => void {
+  let stopped = false;
+  const hearOnceSubscribed = (): void => {
+    nc.flush().then(
+      () => onListening(!stopped && !nc.isClosed()),
+      () => onListening(false),
+    );
+  };
+  hearOnceSubscribed();
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (stopped) return;
+      if (status.type === 'disconnect' || status.type === 'close') onListening(false);
+      else if (status.type === 'reconnect') hearOnceSubscribed();
+      else if (status.type === 'slowConsumer') {
+        onListening(false);
+        hearOnceSubscribed();
+      }
+    }
+  })().catch(() => onListening(false));
+  return () => {
+    stopped = true;
+    onListening(false);
+  };
+}
+
 /** A replica's read-model changes: applied here at once, told to the other replicas once started. */
 export interface ChangeChannel {
   /** A write of this replica: `local` now, and a notice on the subject while started. */
   changed(tenantId: string, version?: number): void;
-  /** Hands the other replicas' notices on `subject` to `local` and publishes there; returns stop. */
-  start(nc: NatsConnection, subject: string): () => void;
+  /**
+   * Hands the other replicas' notices on `subject` to `local` and publishes there; tells
+   * `onListening` (if given) whether those notices can arrive (`whileHeard`). Returns stop.
+   */
+  start(nc: NatsConnection, subject: string, onListening?: (listening: boolean) => void): () => void;
 }
 
 /**
@@ -93,11 +132,13 @@ export function createChangeChannel(local: (tenantId: string, version?: number) 
       local(tenantId, version);
       notices?.publish(tenantId, version);
     },
-    start(nc, subject) {
+    start(nc, subject, onListening) {
       const started = startChangeNotices(nc, subject, local);
       notices = started;
+      const stopHearing = onListening ? whileHeard(nc, onListening) : () => undefined;
       return () => {
         if (notices === started) notices = undefined;
+        stopHearing();
         started.stop();
       };
     },

@@ -176,4 +176,81 @@ describe('the versioned read-model cache', () => {
       expect(loads).toBe(3);
     });
   });
+
+  describe('while the change notices are heard', () => {
+    function heard() {
+      const state = { version: 1, loads: 0 };
+      let clock = 0;
+      let release: (() => void) | undefined;
+      const cache = createVersionedCache<{ version: number }>({
+        load: async () => {
+          state.loads += 1;
+          const version = state.version;
+          if (release === undefined) return { version };
+          await new Promise<void>((resolve) => (release = resolve));
+          return { version };
+        },
+        versionOf: (view) => view.version,
+        ttlMs: 1_000,
+        heardTtlMs: 60_000,
+        now: () => clock,
+      });
+      return {
+        state,
+        cache,
+        advance: (ms: number) => (clock += ms),
+        holdLoads: () => (release = () => undefined),
+        releaseLoad: () => release?.(),
+      };
+    }
+
+    it('keeps a view for the heard TTL, and for the short one again once the notices stop', async () => {
+      const { state, cache, advance } = heard();
+      cache.setListening(true);
+      await cache.view('t');
+      advance(30_000);
+      await cache.view('t');
+      expect(state.loads).toBe(1);
+      cache.setListening(false);
+      await cache.view('t');
+      advance(1_001);
+      await cache.view('t');
+      expect(state.loads).toBe(3);
+    });
+
+    it('forgets every view at each switch (a notice may have been missed in the gap)', async () => {
+      const { state, cache } = heard();
+      cache.setListening(true);
+      await cache.view('a');
+      await cache.view('b');
+      state.version = 2;
+      cache.setListening(false);
+      cache.setListening(true);
+      expect((await cache.view('a')).version).toBe(2);
+      expect((await cache.view('b')).version).toBe(2);
+      expect(state.loads).toBe(4);
+    });
+
+    it('does not keep a load that was in flight across a switch', async () => {
+      const { state, cache, holdLoads, releaseLoad } = heard();
+      cache.setListening(true);
+      holdLoads();
+      const inFlight = cache.view('t');
+      cache.setListening(false);
+      cache.setListening(true);
+      releaseLoad();
+      await inFlight;
+      expect(cache.size()).toBe(0);
+      expect(state.loads).toBe(1);
+    });
+
+    it('keeps the short TTL when built without a heard one', async () => {
+      const { state, cache, advance } = source({ version: 1 });
+      cache.setListening(true);
+      await cache.view('t');
+      advance(1_001);
+      await cache.view('t');
+      expect(state.loads).toBe(2);
+    });
+  });
 });

@@ -9,6 +9,17 @@ export const DEFAULT_READ_MODEL_TTL_MS = 1_000;
  */
 export const NOTICED_READ_MODEL_TTL_MS = 10_000;
 /**
+ * The TTL of a noticed read model while its replica hears the notices (`setListening(true)`: the
+ * server has confirmed the subscription and the connection has not dropped since). Then every
+ * change reaches every replica as a notice, and a gap the client sees (a disconnect, a close, the
+ * server cutting off a slow consumer) forgets every view. So the TTL only bounds a notice lost
+ * without any sign, and a view is otherwise kept until a change, a gap or the size bound removes
+ * it: the in-process copy is kept current by the writers' notices, not reloaded on a timer, and
+ * a thousand quiet tenants cost the store nothing. 15 minutes: adoption's drift-watch rescan, the
+ * staleness its reads already accept for what time alone changes.
+ */
+export const HEARD_READ_MODEL_TTL_MS = 15 * 60_000;
+/**
  * The share of the TTL after which a read still served from memory starts a reload: a key in use
  * is renewed before it expires, so its readers never wait for the store. Late in the TTL, so a
  * busy key costs the store about one load per TTL (1.33 a second at 1 s), whatever the read rate.
@@ -25,6 +36,13 @@ export interface VersionedCache<V, A = void> {
    * served again; without a version the key's view is only dropped.
    */
   changed(key: string, version?: number): void;
+  /**
+   * Whether the change notices can reach this replica now. Each switch forgets every view (a
+   * notice may have been missed while they could not arrive, and a view kept under the longer
+   * TTL must not outlive the switch), and loads in flight are not kept. Only caches built with
+   * `heardTtlMs` switch TTLs; they start not listening.
+   */
+  setListening(listening: boolean): void;
   /** Views held now (tests check the bound). */
   size(): number;
 }
@@ -35,6 +53,8 @@ export interface VersionedCacheSource<V, A = void> {
   /** The view's version: what `changed` compares with. Views without one return 0. */
   readonly versionOf: (view: V) => number;
   readonly ttlMs?: number;
+  /** The TTL while listening (see setListening); without it the TTL is always `ttlMs`. */
+  readonly heardTtlMs?: number;
   readonly maxEntries?: number;
   /** Milliseconds; the TTL clock. */
   readonly now?: () => number;
@@ -47,6 +67,8 @@ interface Entry<V> {
   readonly refreshAt: number;
   /** Bumped by changed(): a load started before it must not be stored over it. */
   readonly generation: number;
+  /** Bumped by setListening(): likewise for every key. */
+  readonly epoch: number;
   /** Set once the view loaded (only a loaded view is refreshed ahead) and while a reload runs. */
   loaded: boolean;
   refreshing: boolean;
@@ -73,7 +95,9 @@ function trim(map: Map<string, unknown>, max: number): void {
  * readers (refresh ahead), so steady reads never wait for the store.
  */
 export function createVersionedCache<V, A = void>(source: VersionedCacheSource<V, A>): VersionedCache<V, A> {
-  const ttl = source.ttlMs ?? DEFAULT_READ_MODEL_TTL_MS;
+  const unheardTtl = source.ttlMs ?? DEFAULT_READ_MODEL_TTL_MS;
+  let ttl = unheardTtl;
+  let epoch = 0;
   const max = source.maxEntries ?? DEFAULT_READ_MODEL_MAX_ENTRIES;
   const now = source.now ?? Date.now;
   const entries = new Map<string, Entry<V>>();
@@ -94,6 +118,7 @@ export function createVersionedCache<V, A = void>(source: VersionedCacheSource<V
       expiresAt: at + ttl,
       refreshAt: at + ttl * REFRESH_AHEAD_AT,
       generation,
+      epoch,
       loaded: false,
       refreshing: false,
     };
@@ -103,7 +128,8 @@ export function createVersionedCache<V, A = void>(source: VersionedCacheSource<V
       (loaded) => {
         const stale = source.versionOf(loaded) < (floors.get(key) ?? 0);
         if (entries.get(key) !== entry) return;
-        if (stale || entry.generation !== (generations.get(key) ?? 0)) entries.delete(key);
+        if (stale || entry.generation !== (generations.get(key) ?? 0) || entry.epoch !== epoch)
+          entries.delete(key);
         else entry.loaded = true;
       },
       () => {
@@ -125,7 +151,7 @@ export function createVersionedCache<V, A = void>(source: VersionedCacheSource<V
     const started = now();
     load(key, arg).then(
       (loaded) => {
-        if (entries.get(key) !== from) return;
+        if (entries.get(key) !== from || from.epoch !== epoch) return;
         void store(key, Promise.resolve(loaded), from.generation, started);
       },
       () => {
@@ -161,6 +187,13 @@ export function createVersionedCache<V, A = void>(source: VersionedCacheSource<V
       generations.set(key, generation);
       trim(generations, max);
       entries.delete(key);
+    },
+    setListening(listening) {
+      if (source.heardTtlMs === undefined) return;
+      const next = listening ? source.heardTtlMs : unheardTtl;
+      epoch += 1;
+      entries.clear();
+      ttl = next;
     },
     size: () => entries.size,
   };
