@@ -1,15 +1,19 @@
 import {
   csv,
+  DOMAIN_STREAM_ENV,
+  domainStreamFromEnv,
+  type DomainStreamConfig,
   durationMs,
   eventsConfig,
   eventsEnv,
-  httpUrl,
   identifier,
-  listenPort,
-  mongoUrl,
   parseEnv,
   secret,
+  serviceEnv,
+  serviceFromEnv,
   str,
+  TELEMETRY_ENV,
+  telemetryFromEnv,
   type EventsConfig,
 } from '@tap/config';
 import { EnvError, makeValidator } from 'envalid';
@@ -23,7 +27,7 @@ import {
 import { DEFAULT_FEED_RETENTION_MS } from './operations/prune-feed.js';
 import { DEFAULT_DELIVERY_LOG_RETENTION_MS } from './operations/prune-delivery-log.js';
 
-export type { EventsConfig } from '@tap/config';
+export type { DomainStreamConfig, EventsConfig } from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50054;
 export const DEFAULT_HTTP_PORT = 8084;
@@ -43,12 +47,6 @@ export const DEFAULT_CLAIM_LEASE_MS = 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 500;
 /** How often the clean-up job prunes the feed. */
 export const DEFAULT_CLEANUP_INTERVAL_MS = 3_600_000;
-
-/** Where domain events come from. */
-export interface DomainStreamConfig {
-  readonly streamName: string;
-  readonly subjectPrefix: string;
-}
 
 export interface WebhookConfig {
   /** Seals signing secrets at rest; never logged. */
@@ -70,6 +68,7 @@ export interface WebhookConfig {
 
 export interface NotificationsConfig extends ConsumingServiceConfig {
   readonly events: EventsConfig;
+  /** Where domain events come from. */
   readonly domain: DomainStreamConfig;
   readonly webhooks: WebhookConfig;
   readonly feedRetentionMs: number;
@@ -99,14 +98,13 @@ const count = makeValidator<number>((input) => {
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): NotificationsConfig {
   const e = parseEnv(env, {
     ...GRPC_TLS_ENV,
-    HOST: str({ default: '127.0.0.1' }),
-    NOTIFICATIONS_GRPC_PORT: listenPort({ default: DEFAULT_GRPC_PORT }),
-    NOTIFICATIONS_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
-    MONGO_URL: mongoUrl(),
-    NOTIFICATIONS_MONGO_DB: identifier({ default: 'notifications' }),
+    ...serviceEnv('NOTIFICATIONS', {
+      grpcPort: DEFAULT_GRPC_PORT,
+      httpPort: DEFAULT_HTTP_PORT,
+      database: 'notifications',
+    }),
     ...eventsEnv(),
-    DOMAIN_EVENTS_STREAM: identifier({ default: 'DOMAIN_EVENTS' }),
-    DOMAIN_EVENTS_SUBJECT_PREFIX: identifier({ default: 'domain' }),
+    ...DOMAIN_STREAM_ENV,
     NOTIFICATIONS_CONSUMER: identifier({ default: 'notifications' }),
     WEBHOOK_SECRET_ENCRYPTION_KEY: secret(32)(),
     WEBHOOK_DEV_ALLOWED_HOSTS: csv({ default: [] }),
@@ -125,24 +123,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     SMTP_URL: str({ default: '' }),
     MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
     ...TOKEN_CHECK_ENV,
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({
-      default: 'info',
-      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-    }),
+    ...TELEMETRY_ENV,
   });
   return Object.freeze({
     grpcTls: Object.freeze(grpcTlsFromEnv(e)),
-    host: e.HOST,
-    grpcPort: e.NOTIFICATIONS_GRPC_PORT,
-    httpPort: e.NOTIFICATIONS_HTTP_PORT,
-    mongo: Object.freeze({ url: e.MONGO_URL, database: e.NOTIFICATIONS_MONGO_DB }),
+    ...serviceFromEnv('NOTIFICATIONS', e),
     nats: Object.freeze({ url: e.NATS_URL }),
     events: eventsConfig(e, e.NOTIFICATIONS_CONSUMER),
-    domain: Object.freeze({
-      streamName: e.DOMAIN_EVENTS_STREAM,
-      subjectPrefix: e.DOMAIN_EVENTS_SUBJECT_PREFIX,
-    }),
+    domain: domainStreamFromEnv(e),
     webhooks: Object.freeze({
       secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
       devAllowedHosts: e.WEBHOOK_DEV_ALLOWED_HOSTS,
@@ -162,7 +150,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     deliveryLogRetentionMs: e.WEBHOOK_LOG_RETENTION_MS,
     mail: e.SMTP_URL ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM }) : undefined,
     ...tokenCheckFromEnv(e),
-    otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-    logLevel: e.LOG_LEVEL,
+    ...telemetryFromEnv(e),
   });
 }
