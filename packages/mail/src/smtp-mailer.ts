@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 
-/** Sends one plain-text email. */
+/** Sends one plain-text email (identity's magic links and invitations, notifications' mails to OWNERs). */
 export interface Mailer {
   send(message: { to: string; subject: string; text: string }): Promise<void>;
 }

@@ -55,7 +55,7 @@ import { deliveriesRepository } from './store/deliveries-repository.js';
 import { endpointsRepository } from './store/endpoints-repository.js';
 import { feedRepository } from './store/feed-repository.js';
 import { ensureIndexes } from './store/indexes.js';
-import { smtpMailer } from './mail/mailer.js';
+import { smtpMailer } from '@tap/mail';
 import { notifyOwners, type NotifyOwnersReport } from './operations/notify-owners.js';
 import { DEFAULT_DELIVERY_LOG_RETENTION_MS, pruneDeliveryLog } from './operations/prune-delivery-log.js';
 import { trackMembers } from './operations/track-members.js';
