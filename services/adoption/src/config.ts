@@ -1,21 +1,5 @@
-import {
-  ConfigError,
-  DOMAIN_STREAM_ENV,
-  domainStreamFromEnv,
-  type DomainStreamConfig,
-  durationMs,
-  eventsConfig,
-  eventsEnv,
-  type EventsConfig,
-  identifier,
-  parseEnv,
-  serviceEnv,
-  serviceFromEnv,
-  TELEMETRY_ENV,
-  telemetryFromEnv,
-} from '@tap/config';
-import type { ConsumingServiceConfig } from '@tap/runtime';
-import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
+import { ConfigError, type DomainStreamConfig, durationMs, type EventsConfig, parseEnv } from '@tap/config';
+import { consumingServiceEnv, consumingServiceFromEnv, type ConsumingServiceConfig } from '@tap/runtime';
 
 export const DEFAULT_GRPC_PORT = 50052;
 export const DEFAULT_HTTP_PORT = 8082;
@@ -70,24 +54,18 @@ export interface AdoptionConfig extends ConsumingServiceConfig {
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): AdoptionConfig {
   const e = parseEnv(env, {
-    ...GRPC_TLS_ENV,
-    ...serviceEnv('ADOPTION', {
+    ...consumingServiceEnv({
+      prefix: 'ADOPTION',
+      name: 'adoption',
       grpcPort: DEFAULT_GRPC_PORT,
       httpPort: DEFAULT_HTTP_PORT,
-      database: 'adoption',
     }),
-    ...eventsEnv(),
-    // The same variables (and defaults) as the notifications service, which consumes the stream.
-    ...DOMAIN_STREAM_ENV,
-    ADOPTION_CONSUMER: identifier({ default: 'adoption' }),
     ADOPTION_DRIFT_INTERVAL_MS: durationMs({ default: DEFAULT_DRIFT_INTERVAL_MS }),
     ADOPTION_DRIFT_RESCAN_MS: durationMs({ default: DEFAULT_DRIFT_RESCAN_MS }),
     ADOPTION_DRIFT_LEASE_MS: durationMs({ default: DEFAULT_DRIFT_LEASE_MS }),
     ADOPTION_OUTBOX_INTERVAL_MS: durationMs({ default: DEFAULT_OUTBOX_INTERVAL_MS }),
     ADOPTION_OUTBOX_GRACE_MS: durationMs({ default: DEFAULT_OUTBOX_GRACE_MS }),
     ADOPTION_HOUSEKEEPING_INTERVAL_MS: durationMs({ default: DEFAULT_HOUSEKEEPING_INTERVAL_MS }),
-    ...TOKEN_CHECK_ENV,
-    ...TELEMETRY_ENV,
   });
   // A republish must land inside the stream's duplicate window to be stored once: the relay
   // sends at most grace + interval after the completion (barring a backlog or an outage).
@@ -100,11 +78,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     ]);
   }
   return Object.freeze({
-    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
-    ...serviceFromEnv('ADOPTION', e),
-    nats: Object.freeze({ url: e.NATS_URL }),
-    events: eventsConfig(e, e.ADOPTION_CONSUMER),
-    domain: domainStreamFromEnv(e),
+    ...consumingServiceFromEnv('ADOPTION', e),
     driftWatch: Object.freeze({
       intervalMs: e.ADOPTION_DRIFT_INTERVAL_MS,
       rescanMs: e.ADOPTION_DRIFT_RESCAN_MS,
@@ -115,7 +89,5 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       graceMs: e.ADOPTION_OUTBOX_GRACE_MS,
     }),
     housekeeping: Object.freeze({ intervalMs: e.ADOPTION_HOUSEKEEPING_INTERVAL_MS }),
-    ...tokenCheckFromEnv(e),
-    ...telemetryFromEnv(e),
   });
 }

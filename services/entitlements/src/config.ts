@@ -1,20 +1,5 @@
-import {
-  DOMAIN_STREAM_ENV,
-  domainStreamFromEnv,
-  type DomainStreamConfig,
-  durationMs,
-  identifier,
-  eventsConfig,
-  eventsEnv,
-  type EventsConfig,
-  parseEnv,
-  serviceEnv,
-  serviceFromEnv,
-  TELEMETRY_ENV,
-  telemetryFromEnv,
-} from '@tap/config';
-import type { ConsumingServiceConfig } from '@tap/runtime';
-import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
+import { type DomainStreamConfig, durationMs, type EventsConfig, parseEnv } from '@tap/config';
+import { consumingServiceEnv, consumingServiceFromEnv, type ConsumingServiceConfig } from '@tap/runtime';
 
 // One events block for every consuming service (@tap/config): its type, defaults and variables.
 export type { EventsConfig } from '@tap/config';
@@ -46,31 +31,20 @@ export interface EntitlementsConfig extends ConsumingServiceConfig {
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): EntitlementsConfig {
   const e = parseEnv(env, {
-    ...GRPC_TLS_ENV,
-    ...serviceEnv('ENTITLEMENTS', {
+    ...consumingServiceEnv({
+      prefix: 'ENTITLEMENTS',
+      name: 'entitlements',
       grpcPort: DEFAULT_GRPC_PORT,
       httpPort: DEFAULT_HTTP_PORT,
-      database: 'entitlements',
     }),
-    ...eventsEnv(),
-    ENTITLEMENTS_CONSUMER: identifier({ default: 'entitlements' }),
-    ...DOMAIN_STREAM_ENV,
     ENTITLEMENTS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
     ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS: durationMs({ default: DEFAULT_APPLIED_EVENT_RETENTION_MS }),
-    ...TOKEN_CHECK_ENV,
-    ...TELEMETRY_ENV,
   });
   return Object.freeze({
-    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
-    ...serviceFromEnv('ENTITLEMENTS', e),
-    nats: Object.freeze({ url: e.NATS_URL }),
-    events: eventsConfig(e, e.ENTITLEMENTS_CONSUMER),
-    domain: domainStreamFromEnv(e),
+    ...consumingServiceFromEnv('ENTITLEMENTS', e),
     cleanup: Object.freeze({
       intervalMs: e.ENTITLEMENTS_CLEANUP_INTERVAL_MS,
       appliedEventRetentionMs: e.ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS,
     }),
-    ...tokenCheckFromEnv(e),
-    ...telemetryFromEnv(e),
   });
 }

@@ -1,24 +1,14 @@
 import {
   csv,
-  DOMAIN_STREAM_ENV,
-  domainStreamFromEnv,
   type DomainStreamConfig,
   durationMs,
-  eventsConfig,
-  eventsEnv,
-  identifier,
   parseEnv,
   secret,
-  serviceEnv,
-  serviceFromEnv,
   str,
-  TELEMETRY_ENV,
-  telemetryFromEnv,
   type EventsConfig,
 } from '@tap/config';
 import { EnvError, makeValidator } from 'envalid';
-import type { ConsumingServiceConfig } from '@tap/runtime';
-import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
+import { consumingServiceEnv, consumingServiceFromEnv, type ConsumingServiceConfig } from '@tap/runtime';
 import {
   DEFAULT_DISABLE_AFTER_FAILING_MS,
   DEFAULT_RETRY_SCHEDULE_MS,
@@ -97,15 +87,12 @@ const count = makeValidator<number>((input) => {
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): NotificationsConfig {
   const e = parseEnv(env, {
-    ...GRPC_TLS_ENV,
-    ...serviceEnv('NOTIFICATIONS', {
+    ...consumingServiceEnv({
+      prefix: 'NOTIFICATIONS',
+      name: 'notifications',
       grpcPort: DEFAULT_GRPC_PORT,
       httpPort: DEFAULT_HTTP_PORT,
-      database: 'notifications',
     }),
-    ...eventsEnv(),
-    ...DOMAIN_STREAM_ENV,
-    NOTIFICATIONS_CONSUMER: identifier({ default: 'notifications' }),
     WEBHOOK_SECRET_ENCRYPTION_KEY: secret(32)(),
     WEBHOOK_DEV_ALLOWED_HOSTS: csv({ default: [] }),
     WEBHOOK_RETRY_SCHEDULE_MS: durationList({ default: DEFAULT_RETRY_SCHEDULE_MS }),
@@ -122,15 +109,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     WEBHOOK_LOG_RETENTION_MS: durationMs({ default: DEFAULT_DELIVERY_LOG_RETENTION_MS }),
     SMTP_URL: str({ default: '' }),
     MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
-    ...TOKEN_CHECK_ENV,
-    ...TELEMETRY_ENV,
   });
   return Object.freeze({
-    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
-    ...serviceFromEnv('NOTIFICATIONS', e),
-    nats: Object.freeze({ url: e.NATS_URL }),
-    events: eventsConfig(e, e.NOTIFICATIONS_CONSUMER),
-    domain: domainStreamFromEnv(e),
+    ...consumingServiceFromEnv('NOTIFICATIONS', e),
     webhooks: Object.freeze({
       secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
       devAllowedHosts: e.WEBHOOK_DEV_ALLOWED_HOSTS,
@@ -149,7 +130,5 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     cleanupIntervalMs: e.NOTIFICATIONS_CLEANUP_INTERVAL_MS,
     deliveryLogRetentionMs: e.WEBHOOK_LOG_RETENTION_MS,
     mail: e.SMTP_URL ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM }) : undefined,
-    ...tokenCheckFromEnv(e),
-    ...telemetryFromEnv(e),
   });
 }
