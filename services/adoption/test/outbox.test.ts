@@ -16,7 +16,7 @@ import { productEvent } from './support/events.js';
 import { storeIngestDeps } from './support/ingest-deps.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
-import { SOME_PROJECTION } from './support/projection.js';
+import { someDerived } from './support/projection.js';
 
 const START = new Date('2025-05-01T09:00:00.000Z');
 const NOW = new Date('2025-05-02T09:00:00.000Z');
@@ -238,15 +238,7 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
       actorId: null,
     };
     await outbox.remind(tenantId, completion.id, NOW, NOW);
-    const derived = {
-      lastBand: 'ONBOARDING' as const,
-      lastRung: 'ONBOARDED' as const,
-      events: [],
-      signals: [],
-      scheduledCheck: null,
-      projection: SOME_PROJECTION,
-    };
-    await aggregatesRepository(bed.db, l).recordCompletion(tenantId, completion, 0, derived, NOW);
+    await aggregatesRepository(bed.db, l).recordCompletion(tenantId, completion, 0, someDerived(), NOW);
 
     expect(await bed.app.runOutboxRelay()).toMatchObject({ claimed: 1, refused: 1, failed: 0 });
     expect((await load(tenantId)).unpublished).toEqual([completion.id]);
