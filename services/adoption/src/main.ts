@@ -1,10 +1,9 @@
 import { jetstream } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
-import type { ProductEvent } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
 import {
   createDomainEventPublisher,
-  createEventPublisher,
+  currentConnectionPublisher,
   createRedisLease,
   DEFAULT_LEASE_TTL_MS,
 } from '@tap/events';
@@ -21,13 +20,10 @@ await runConsumingService({
   name: 'adoption',
   config,
   build: ({ db, nats, verifier, revocations, tls, logger, redis }) => {
-    const publish = async (event: ProductEvent) => {
-      const nc = nats.current();
-      if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
-      return createEventPublisher(jetstream(nc), { subjectPrefix: config.events.subjectPrefix }).publish(
-        event,
-      );
-    };
+    const publish = currentConnectionPublisher({
+      connection: () => nats.current(),
+      subjectPrefix: config.events.subjectPrefix,
+    });
     const publishDomain = async (event: OutboundEvent) => {
       const nc = nats.current();
       if (!nc) throw new DependencyUnavailableError('nats is not connected yet');

@@ -1,10 +1,10 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
-import type { DomainEvent, ProductEvent } from '@tap/contracts';
+import type { DomainEvent } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
 import {
   createDomainEventPublisher,
-  createEventPublisher,
+  currentConnectionPublisher,
   createRedisLease,
   DEFAULT_LEASE_TTL_MS,
   ensureEventStream,
@@ -22,13 +22,10 @@ await runConsumingService({
   config,
   build: ({ db, nats, verifier, revocations, tls, logger, redis }) => {
     // Tier changes go out as tier.changed (docs/entitlements-model.md, "Tier changes on the bus").
-    const publish = async (event: ProductEvent) => {
-      const nc = nats.current();
-      if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
-      return createEventPublisher(jetstream(nc), { subjectPrefix: config.events.subjectPrefix }).publish(
-        event,
-      );
-    };
+    const publish = currentConnectionPublisher({
+      connection: () => nats.current(),
+      subjectPrefix: config.events.subjectPrefix,
+    });
     // tier.changed and usage thresholds for the outbound service (the domain stream, created
     // here if the outbound service has not yet: idempotent, once per connection).
     const ensured = new WeakMap<object, Promise<unknown>>();
