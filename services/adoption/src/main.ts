@@ -7,7 +7,7 @@ import {
   createRedisLease,
   DEFAULT_LEASE_TTL_MS,
 } from '@tap/events';
-import { runConsumingService } from '@tap/runtime';
+import { runConsumingService, watchedBatchConsumer } from '@tap/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { OutboundEvent } from './domain/index.js';
@@ -46,16 +46,7 @@ await runConsumingService({
       startHousekeeping: () => app.startHousekeeping(),
       // Cached reads drop what another replica's write made older (docs/adoption-model.md).
       startReadModelNotices: (nc) => app.startReadModelNotices(nc),
-      async startConsumer(nc) {
-        const consumer = await app.startConsumer(nc, { lease });
-        return {
-          stats: () => {
-            const stats = consumer.stats();
-            return { ...stats, failed: stats.retried };
-          },
-          stop: () => consumer.stop(),
-        };
-      },
+      startConsumer: async (nc) => watchedBatchConsumer(await app.startConsumer(nc, { lease })),
     };
   },
   // A pass in flight finishes its tenant writes (and the relay its publish) before NATS and Mongo close.

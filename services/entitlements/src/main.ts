@@ -9,7 +9,7 @@ import {
   DEFAULT_LEASE_TTL_MS,
   ensureEventStream,
 } from '@tap/events';
-import { runConsumingService } from '@tap/runtime';
+import { runConsumingService, watchedBatchConsumer } from '@tap/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -66,16 +66,7 @@ await runConsumingService({
       startDomainAnnouncements: () => app.startDomainAnnouncements(),
       // Cached reads drop what another replica's write made older (docs/entitlements-model.md).
       startReadModelNotices: (nc) => app.startReadModelNotices(nc),
-      async startConsumer(nc) {
-        const consumer = await app.startConsumer(nc, { lease });
-        return {
-          stats: () => {
-            const stats = consumer.stats();
-            return { ...stats, failed: stats.retried };
-          },
-          stop: () => consumer.stop(),
-        };
-      },
+      startConsumer: async (nc) => watchedBatchConsumer(await app.startConsumer(nc, { lease })),
     };
   },
   background: (app) => [
