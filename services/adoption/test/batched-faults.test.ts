@@ -3,13 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { StoredMsg } from '@nats-io/jetstream';
 import { eventSubject } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
-import {
-  DEAD_LETTER_HEADERS,
-  deadLetterSubject,
-  ensureEventStream,
-  startBatchConsumer,
-  type BatchHandler,
-} from '@tap/events';
+import { DEAD_LETTER_HEADERS, deadLetterSubject, startBatchConsumer, type BatchHandler } from '@tap/events';
 import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { DEAD_LETTER_STREAM } from '../src/app.js';
@@ -34,9 +28,8 @@ describe('the batched milestone detector when a write fails half way', () => {
 
   beforeAll(async () => {
     bed = await openTestBed('batched_faults');
+    // The bed made the event stream: these tests publish before a consumer starts.
     bed.clock.set(NOW);
-    const { streamName, subjectPrefix, duplicateWindowMs } = bed.events;
-    await ensureEventStream(bed.jsm, { streamName, subjectPrefix, duplicateWindowMs });
   });
   afterAll(async () => {
     await bed?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { ProductEvent } from '@tap/contracts';
-import { ensureEventStream, startBatchConsumer, type BatchHandler } from '@tap/events';
+import { startBatchConsumer, type BatchHandler } from '@tap/events';
 import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { productBatchHandler } from '../src/events/batch-handler.js';
@@ -18,9 +18,8 @@ describe('the batched milestone detector', () => {
 
   beforeAll(async () => {
     bed = await openTestBed('batched');
+    // The bed made the event stream: these tests publish before a consumer starts.
     bed.clock.set(NOW);
-    const { streamName, subjectPrefix, duplicateWindowMs } = bed.events;
-    await ensureEventStream(bed.jsm, { streamName, subjectPrefix, duplicateWindowMs });
   });
   afterAll(async () => {
     await bed?.close();
