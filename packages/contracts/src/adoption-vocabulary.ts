@@ -1,7 +1,7 @@
 /*
  * The words of the adoption answers, as the gateway's schemas (the OpenAPI document's enums)
- * name them. The adoption service's domain declares the same lists (domain/state, catalogue,
- * risk, plans) and is to read them from here once its rewrite lands.
+ * name them. The adoption service's domain reads them from here (domain/state, catalogue, risk,
+ * plans re-export them), so the service and the gateway cannot drift apart.
  */
 
 /** The maturity ladder, lowest first. */

@@ -6,7 +6,8 @@ export type * from './entitlements.js';
 export type * from './notifications.js';
 export type * from './usage-history.js';
 export { PRODUCT_EVENT_KINDS, isProductEventKind } from './events/product-event.js';
-export type { ProductEvent, ProductEventKind } from './events/product-event.js';
+export { nameBasedId } from './events/name-based-id.js';
+export type { ProductEvent, ProductEventEnvelope, ProductEventKind } from './events/product-event.js';
 export {
   DEFAULT_EVENT_SUBJECT_PREFIX,
   eventSubject,

@@ -21,6 +21,7 @@ export { ensureDeadLetterStream } from './stream/ensure-dead-letter-stream.js';
 export type { DeadLetterStreamOptions } from './stream/ensure-dead-letter-stream.js';
 export { createEventPublisher } from './publisher.js';
 export type { EventPublisher, EventPublisherOptions, PublishResult } from './publisher.js';
+export { currentConnectionPublisher } from './current-publisher.js';
 export { startDurableConsumer } from './consumer/start-durable-consumer.js';
 export { startBatchConsumer } from './consumer/batch/start-batch-consumer.js';
 export type {

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { ProductEvent } from '@tap/contracts';
-import { createEventPublisher, eventErrors, type EventPublisher } from '../src/index.js';
+import { isDependencyUnavailable } from '@tap/errors';
+import {
+  createEventPublisher,
+  currentConnectionPublisher,
+  eventErrors,
+  type EventPublisher,
+} from '../src/index.js';
 import { productCreated } from './support/events.js';
 import { openTestBed, type EventsTestBed } from './support/nats.js';
 
@@ -58,5 +64,19 @@ describe('the event publisher', () => {
     });
     const error: unknown = await elsewhere.publish(productCreated(randomUUID())).catch((e: unknown) => e);
     expect(eventErrors.is(error, 'EVENT_PUBLISH_FAILED')).toBe(true);
+  });
+
+  it('publishes over the connection current at each publish, and is unavailable while there is none', async () => {
+    let current: typeof bed.nc | undefined = undefined;
+    const publish = currentConnectionPublisher({
+      connection: () => current,
+      subjectPrefix: bed.subjectPrefix,
+    });
+    const error: unknown = await publish(productCreated(randomUUID())).catch((e: unknown) => e);
+    expect(isDependencyUnavailable(error)).toBe(true);
+    current = bed.nc;
+    const event = productCreated(randomUUID());
+    const { seq } = await publish(event);
+    expect((await bed.jsm.streams.getMessage(bed.streamName, { seq }))?.json()).toEqual(event);
   });
 });

@@ -1,18 +1,5 @@
-import {
-  ConfigError,
-  durationMs,
-  eventsConfig,
-  eventsEnv,
-  type EventsConfig,
-  httpUrl,
-  identifier,
-  listenPort,
-  mongoUrl,
-  parseEnv,
-  str,
-} from '@tap/config';
-import type { ConsumingServiceConfig } from '@tap/runtime';
-import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
+import { ConfigError, type DomainStreamConfig, durationMs, type EventsConfig, parseEnv } from '@tap/config';
+import { consumingServiceEnv, consumingServiceFromEnv, type ConsumingServiceConfig } from '@tap/runtime';
 
 export const DEFAULT_GRPC_PORT = 50052;
 export const DEFAULT_HTTP_PORT = 8082;
@@ -52,15 +39,12 @@ export interface HousekeepingConfig {
   readonly intervalMs: number;
 }
 
-/** What runConsumingService reads (host, ports, MongoDB, NATS, Redis, tokens, TLS, …) and the service's own. */
-/** The domain stream adoption's outbound events go to (docs/notifications.md, "Producers: adoption"). */
-export interface DomainStreamConfig {
-  readonly streamName: string;
-  readonly subjectPrefix: string;
-}
+export type { DomainStreamConfig } from '@tap/config';
 
+/** What runConsumingService reads (host, ports, MongoDB, NATS, Redis, tokens, TLS, …) and the service's own. */
 export interface AdoptionConfig extends ConsumingServiceConfig {
   readonly events: EventsConfig;
+  /** The domain stream adoption's outbound events go to (docs/notifications.md, "Producers: adoption"). */
   readonly domain: DomainStreamConfig;
   readonly driftWatch: DriftWatchConfig;
   readonly outbox: OutboxConfig;
@@ -70,29 +54,18 @@ export interface AdoptionConfig extends ConsumingServiceConfig {
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): AdoptionConfig {
   const e = parseEnv(env, {
-    ...GRPC_TLS_ENV,
-    HOST: str({ default: '127.0.0.1' }),
-    ADOPTION_GRPC_PORT: listenPort({ default: DEFAULT_GRPC_PORT }),
-    ADOPTION_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
-    MONGO_URL: mongoUrl(),
-    ADOPTION_MONGO_DB: identifier({ default: 'adoption' }),
-    ...eventsEnv(),
-    // The same variables (and defaults) as the notifications service, which consumes the stream.
-    DOMAIN_EVENTS_STREAM: identifier({ default: 'DOMAIN_EVENTS' }),
-    DOMAIN_EVENTS_SUBJECT_PREFIX: identifier({ default: 'domain' }),
-    ADOPTION_CONSUMER: identifier({ default: 'adoption' }),
+    ...consumingServiceEnv({
+      prefix: 'ADOPTION',
+      name: 'adoption',
+      grpcPort: DEFAULT_GRPC_PORT,
+      httpPort: DEFAULT_HTTP_PORT,
+    }),
     ADOPTION_DRIFT_INTERVAL_MS: durationMs({ default: DEFAULT_DRIFT_INTERVAL_MS }),
     ADOPTION_DRIFT_RESCAN_MS: durationMs({ default: DEFAULT_DRIFT_RESCAN_MS }),
     ADOPTION_DRIFT_LEASE_MS: durationMs({ default: DEFAULT_DRIFT_LEASE_MS }),
     ADOPTION_OUTBOX_INTERVAL_MS: durationMs({ default: DEFAULT_OUTBOX_INTERVAL_MS }),
     ADOPTION_OUTBOX_GRACE_MS: durationMs({ default: DEFAULT_OUTBOX_GRACE_MS }),
     ADOPTION_HOUSEKEEPING_INTERVAL_MS: durationMs({ default: DEFAULT_HOUSEKEEPING_INTERVAL_MS }),
-    ...TOKEN_CHECK_ENV,
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({
-      default: 'info',
-      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-    }),
   });
   // A republish must land inside the stream's duplicate window to be stored once: the relay
   // sends at most grace + interval after the completion (barring a backlog or an outage).
@@ -105,17 +78,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     ]);
   }
   return Object.freeze({
-    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
-    host: e.HOST,
-    grpcPort: e.ADOPTION_GRPC_PORT,
-    httpPort: e.ADOPTION_HTTP_PORT,
-    mongo: Object.freeze({ url: e.MONGO_URL, database: e.ADOPTION_MONGO_DB }),
-    nats: Object.freeze({ url: e.NATS_URL }),
-    events: eventsConfig(e, e.ADOPTION_CONSUMER),
-    domain: Object.freeze({
-      streamName: e.DOMAIN_EVENTS_STREAM,
-      subjectPrefix: e.DOMAIN_EVENTS_SUBJECT_PREFIX,
-    }),
+    ...consumingServiceFromEnv('ADOPTION', e),
     driftWatch: Object.freeze({
       intervalMs: e.ADOPTION_DRIFT_INTERVAL_MS,
       rescanMs: e.ADOPTION_DRIFT_RESCAN_MS,
@@ -126,8 +89,5 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       graceMs: e.ADOPTION_OUTBOX_GRACE_MS,
     }),
     housekeeping: Object.freeze({ intervalMs: e.ADOPTION_HOUSEKEEPING_INTERVAL_MS }),
-    ...tokenCheckFromEnv(e),
-    otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-    logLevel: e.LOG_LEVEL,
   });
 }

@@ -1,14 +1,13 @@
 import { jetstream } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
-import type { ProductEvent } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
 import {
   createDomainEventPublisher,
-  createEventPublisher,
+  currentConnectionPublisher,
   createRedisLease,
   DEFAULT_LEASE_TTL_MS,
 } from '@tap/events';
-import { runConsumingService } from '@tap/runtime';
+import { runConsumingService, watchedBatchConsumer } from '@tap/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { OutboundEvent } from './domain/index.js';
@@ -21,13 +20,10 @@ await runConsumingService({
   name: 'adoption',
   config,
   build: ({ db, nats, verifier, revocations, tls, logger, redis }) => {
-    const publish = async (event: ProductEvent) => {
-      const nc = nats.current();
-      if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
-      return createEventPublisher(jetstream(nc), { subjectPrefix: config.events.subjectPrefix }).publish(
-        event,
-      );
-    };
+    const publish = currentConnectionPublisher({
+      connection: () => nats.current(),
+      subjectPrefix: config.events.subjectPrefix,
+    });
     const publishDomain = async (event: OutboundEvent) => {
       const nc = nats.current();
       if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
@@ -50,16 +46,7 @@ await runConsumingService({
       startHousekeeping: () => app.startHousekeeping(),
       // Cached reads drop what another replica's write made older (docs/adoption-model.md).
       startReadModelNotices: (nc) => app.startReadModelNotices(nc),
-      async startConsumer(nc) {
-        const consumer = await app.startConsumer(nc, { lease });
-        return {
-          stats: () => {
-            const stats = consumer.stats();
-            return { ...stats, failed: stats.retried };
-          },
-          stop: () => consumer.stop(),
-        };
-      },
+      startConsumer: async (nc) => watchedBatchConsumer(await app.startConsumer(nc, { lease })),
     };
   },
   // A pass in flight finishes its tenant writes (and the relay its publish) before NATS and Mongo close.

@@ -3,23 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type { StoredMsg } from '@nats-io/jetstream';
 import { eventSubject } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
-import {
-  DEAD_LETTER_HEADERS,
-  deadLetterSubject,
-  ensureEventStream,
-  startBatchConsumer,
-  type BatchHandler,
-} from '@tap/events';
+import { DEAD_LETTER_HEADERS, deadLetterSubject, startBatchConsumer, type BatchHandler } from '@tap/events';
 import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { DEAD_LETTER_STREAM } from '../src/app.js';
 import { productBatchHandler } from '../src/events/batch-handler.js';
-import { aggregatesRepository } from '../src/store/aggregates-repository.js';
-import { driftRepository } from '../src/store/drift-repository.js';
-import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
 import { rawEventsRepository } from '../src/store/raw-events-repository.js';
-import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { productEvent } from './support/events.js';
+import { storeIngestDeps } from './support/ingest-deps.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
@@ -37,9 +28,8 @@ describe('the batched milestone detector when a write fails half way', () => {
 
   beforeAll(async () => {
     bed = await openTestBed('batched_faults');
+    // The bed made the event stream: these tests publish before a consumer starts.
     bed.clock.set(NOW);
-    const { streamName, subjectPrefix, duplicateWindowMs } = bed.events;
-    await ensureEventStream(bed.jsm, { streamName, subjectPrefix, duplicateWindowMs });
   });
   afterAll(async () => {
     await bed?.close();
@@ -51,9 +41,8 @@ describe('the batched milestone detector when a write fails half way', () => {
   it('keeps the tenant’s stream order, applies each event once, and lets the other tenants go on', async () => {
     const [failing, other] = [randomUUID(), randomUUID()];
     await Promise.all([bed.setTier(failing, 'CORE'), bed.setTier(other, 'CORE')]);
-    const lock = createTenantWriteLock();
-    const drift = driftRepository(bed.db, lock);
-    const aggregates = aggregatesRepository(bed.db, lock);
+    const deps = storeIngestDeps(bed.db, bed.clock);
+    const { aggregates } = deps;
     const rawEvents = rawEventsRepository(bed.db);
     // The failing tenant's second write never reaches the database, and the retry after it is
     // written but its raw-log append fails (as a process dying between the write and the acks):
@@ -65,6 +54,7 @@ describe('the batched milestone detector when a write fails half way', () => {
     const appendFails = (tenantIds: readonly string[]) =>
       tenantIds.includes(failing) && writes === 3 && lostAppends === 0;
     const handler = productBatchHandler({
+      ...deps,
       aggregates: {
         load: (tenantId) => aggregates.load(tenantId),
         applyFacts: async (tenantId, ...rest) => {
@@ -75,7 +65,6 @@ describe('the batched milestone detector when a write fails half way', () => {
           return aggregates.applyFacts(tenantId, ...rest);
         },
       },
-      markers: itemMarkersRepository(bed.db),
       rawEvents: {
         existing: (tenantId, ids) => rawEvents.existing(tenantId, ids),
         appendGroups: async (groups, at) => {
@@ -92,10 +81,6 @@ describe('the batched milestone detector when a write fails half way', () => {
           return rawEvents.append(tenantId, facts, at);
         },
       },
-      now: bed.clock.now,
-      rescanMs: 900_000,
-      schedule: (id, at) => drift.schedule(id, at),
-      onTransitions: () => undefined,
       logger: silent,
     });
     const offers: Offer[] = [];
@@ -190,7 +175,9 @@ describe('the batched milestone detector when a write fails half way', () => {
     await bed.js.publish(subject, JSON.stringify(huge), { msgID: randomUUID() });
     await bed.publisher.publish(productEvent(tenantId, 'product.created', { productId: 'p-1' }, NOW));
     await consumerSettled(bed.jsm, bed.events.streamName, bed.events.consumerName);
+    const { deadLettered } = consumer.stats();
     await consumer.stop();
+    expect(deadLettered).toBeGreaterThanOrEqual(3);
 
     expect((await stateOf(tenantId)).appliedEventCount).toBe(2);
     const letters = await deadLettersOf(tenantId);

@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { eventSubject, type ProductEvent } from '@tap/contracts';
-import { deadLetterSubject, ensureEventStream, startBatchConsumer, type BatchHandler } from '@tap/events';
+import type { ProductEvent } from '@tap/contracts';
+import { startBatchConsumer, type BatchHandler } from '@tap/events';
 import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
-import { DEAD_LETTER_STREAM } from '../src/app.js';
 import { productBatchHandler } from '../src/events/batch-handler.js';
-import { aggregatesRepository } from '../src/store/aggregates-repository.js';
-import { driftRepository } from '../src/store/drift-repository.js';
-import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
-import { rawEventsRepository } from '../src/store/raw-events-repository.js';
-import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { productEvent, publishCopy } from './support/events.js';
-import { consumerSettled } from './support/settled.js';
+import { storeIngestDeps } from './support/ingest-deps.js';
+import { settleThenReplay } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
 const NOW = new Date('2025-03-01T00:00:00.000Z');
@@ -23,9 +18,8 @@ describe('the batched milestone detector', () => {
 
   beforeAll(async () => {
     bed = await openTestBed('batched');
+    // The bed made the event stream: these tests publish before a consumer starts.
     bed.clock.set(NOW);
-    const { streamName, subjectPrefix, duplicateWindowMs } = bed.events;
-    await ensureEventStream(bed.jsm, { streamName, subjectPrefix, duplicateWindowMs });
   });
   afterAll(async () => {
     await bed?.close();
@@ -54,18 +48,7 @@ describe('the batched milestone detector', () => {
     }
     // Another replica's objects, and a handler that loses the acks of every third group after its
     // write succeeded (as a process dying between write and ack would): the group comes again.
-    const lock = createTenantWriteLock();
-    const drift = driftRepository(bed.db, lock);
-    const handler = productBatchHandler({
-      aggregates: aggregatesRepository(bed.db, lock),
-      rawEvents: rawEventsRepository(bed.db),
-      markers: itemMarkersRepository(bed.db),
-      logger: silent,
-      now: bed.clock.now,
-      rescanMs: 900_000,
-      schedule: (id, at) => drift.schedule(id, at),
-      onTransitions: () => undefined,
-    });
+    const handler = productBatchHandler({ ...storeIngestDeps(bed.db, bed.clock), logger: silent });
     let calls = 0;
     let lostAcks = 0;
     const losing: BatchHandler = async (groups) => {
@@ -103,13 +86,7 @@ describe('the batched milestone detector', () => {
         consumer = await start();
       }
     }
-    await consumerSettled(bed.jsm, bed.events.streamName, durable);
-    await consumer.stop();
-    // A full replay: the durable deleted and created again from the start of the stream.
-    await bed.jsm.consumers.delete(bed.events.streamName, durable);
-    consumer = await start();
-    await consumerSettled(bed.jsm, bed.events.streamName, durable);
-    await consumer.stop();
+    await settleThenReplay(bed.jsm, bed.events.streamName, durable, consumer, start);
 
     expect(lostAcks).toBeGreaterThan(0);
     const state = await stateOf(tenantId);
@@ -120,61 +97,15 @@ describe('the batched milestone detector', () => {
     expect(products?.status).toBe('DONE');
   }, 240_000);
 
-  it('dead-letters an unknown kind, a malformed and an oversized event with a reason, and applies the tenant’s others', async () => {
-    const tenantId = randomUUID();
-    await bed.setTier(tenantId, 'CORE');
-    const consumer = await bed.startConsumer();
-    const subject = eventSubject(tenantId, 'product.created', bed.events.subjectPrefix);
-    await bed.publisher.publish(productEvent(tenantId, 'company.profile_completed', {}, NOW));
-    await bed.js.publish(subject, 'not json at all', { msgID: randomUUID() });
-    const unknown = {
-      ...productEvent(tenantId, 'product.created', { productId: 'p-x' }, NOW),
-      type: 'product.teleported',
-    };
-    await bed.js.publish(
-      `${bed.events.subjectPrefix}.${tenantId}.product.teleported`,
-      JSON.stringify(unknown),
-      {
-        msgID: randomUUID(),
-      },
-    );
-    const huge = productEvent(tenantId, 'product.created', { productId: 'p-big' }, NOW, {
-      blob: 'x'.repeat(100_000),
-    });
-    await bed.js.publish(subject, JSON.stringify(huge), { msgID: randomUUID() });
-    await bed.publisher.publish(productEvent(tenantId, 'product.created', { productId: 'p-1' }, NOW));
-    // The bed's durable reads the whole stream (the test above left thousands): wait on its
-    // progress, then on the answer.
-    await consumerSettled(bed.jsm, bed.events.streamName, bed.events.consumerName);
-    expect((await stateOf(tenantId)).appliedEventCount).toBe(2);
-    expect(consumer.stats().deadLettered).toBeGreaterThanOrEqual(3);
-    const letters = await bed.jsm.streams.info(DEAD_LETTER_STREAM, {
-      subjects_filter: deadLetterSubject(bed.events.consumerName),
-    });
-    expect(letters.state.messages).toBeGreaterThanOrEqual(3);
-  }, 120_000);
-
   it('hands back the groups it has not begun once the process is stopping, writing nothing for them', async () => {
-    const lock = createTenantWriteLock();
-    const drift = driftRepository(bed.db, lock);
-    const aggregates = aggregatesRepository(bed.db, lock);
-    const handler = productBatchHandler({
-      aggregates,
-      rawEvents: rawEventsRepository(bed.db),
-      markers: itemMarkersRepository(bed.db),
-      logger: silent,
-      now: bed.clock.now,
-      rescanMs: 900_000,
-      schedule: (id, at) => drift.schedule(id, at),
-      onTransitions: () => undefined,
-      stopping: () => true,
-    });
+    const deps = storeIngestDeps(bed.db, bed.clock);
+    const handler = productBatchHandler({ ...deps, logger: silent, stopping: () => true });
     const tenantId = randomUUID();
     const item = { event: productEvent(tenantId, 'product.created', { productId: 'p-1' }, NOW), seq: 1 };
     const outcomes = await handler([
       { tenantId, items: [{ ...item, redelivered: false, deliveryCount: 1 }] },
     ]);
     expect(outcomes.get(tenantId)).toEqual({ kind: 'retry', reason: 'stopping' });
-    expect((await aggregates.load(tenantId)).version).toBe(0);
+    expect((await deps.aggregates.load(tenantId)).version).toBe(0);
   });
 });

@@ -5,14 +5,10 @@ import { startDurableConsumer } from '@tap/events';
 import { unaryCall } from '@tap/grpc-kit';
 import { createLogger } from '@tap/telemetry';
 import { productEventHandler } from '../src/events/product-event-handler.js';
-import { aggregatesRepository } from '../src/store/aggregates-repository.js';
-import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
-import { rawEventsRepository } from '../src/store/raw-events-repository.js';
-import { driftRepository } from '../src/store/drift-repository.js';
-import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { tierCatalogueRepository } from '../src/store/tier-catalogue-repository.js';
 import { productEvent, publishCopy, supplierJourney } from './support/events.js';
-import { consumerSettled } from './support/settled.js';
+import { storeIngestDeps } from './support/ingest-deps.js';
+import { consumerSettled, settleThenReplay } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 import { waitFor } from '@tap/testkit';
 
@@ -63,19 +59,11 @@ describe('the milestone detector under redelivery, duplicates and restarts', () 
     // the consumer is stopped mid-stream, restarted, then deleted and recreated (a full replay).
     const durable = `${bed.events.consumerName}_chaos`;
     // As another replica would have: its own store objects and lock (the bed's consumer is stopped).
-    const lock = createTenantWriteLock();
-    const drift = driftRepository(bed.db, lock);
     const handler = productEventHandler({
-      aggregates: aggregatesRepository(bed.db, lock),
-      rawEvents: rawEventsRepository(bed.db),
-      markers: itemMarkersRepository(bed.db),
+      ...storeIngestDeps(bed.db, bed.clock),
       // The per-tier table, as every replica has: the projection it writes carries the offers.
       tiers: tierCatalogueRepository(bed.db),
       logger: silent,
-      now: bed.clock.now,
-      rescanMs: 900_000,
-      schedule: (tenantId, at) => drift.schedule(tenantId, at),
-      onTransitions: () => undefined,
     });
     const lostAcks = new Set<string>();
     let writes = 0;
@@ -109,12 +97,7 @@ describe('the milestone detector under redelivery, duplicates and restarts', () 
         consumer = await start();
       }
     }
-    await consumerSettled(bed.jsm, bed.events.streamName, durable);
-    await consumer.stop();
-    await bed.jsm.consumers.delete(bed.events.streamName, durable);
-    consumer = await start();
-    await consumerSettled(bed.jsm, bed.events.streamName, durable);
-    await consumer.stop();
+    await settleThenReplay(bed.jsm, bed.events.streamName, durable, consumer, start);
 
     expect(lostAcks.size).toBeGreaterThan(0);
     const [cleanState, chaoticState] = await Promise.all([stateOf(clean), stateOf(chaotic)]);

@@ -14,6 +14,11 @@ import { openTestBed, type TestBed } from './support/test-bed.js';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const T0 = new Date('2025-06-02T08:00:00.000Z');
+const CONNECT_PLAN = {
+  title: 'Get connected',
+  targetDate: '2025-08-01T00:00:00Z',
+  objectives: [{ label: 'Connect', milestoneKeys: ['first_connection_made'] }],
+};
 
 describe('adoption’s outbound events on real NATS and FerretDB', () => {
   let bed: TestBed;
@@ -133,18 +138,7 @@ describe('adoption’s outbound events on real NATS and FerretDB', () => {
     domainDown = true;
     let planId: string;
     try {
-      planId = (
-        await unaryCall(
-          bed.client,
-          'CreateSuccessPlan',
-          {
-            title: 'Get connected',
-            targetDate: '2025-08-01T00:00:00Z',
-            objectives: [{ label: 'Connect', milestoneKeys: ['first_connection_made'] }],
-          },
-          auth,
-        )
-      ).id;
+      planId = (await unaryCall(bed.client, 'CreateSuccessPlan', CONNECT_PLAN, auth)).id;
     } finally {
       domainDown = false;
     }
@@ -212,16 +206,7 @@ describe('adoption’s outbound events on real NATS and FerretDB', () => {
     const auth = await bed.as(tenantId);
     await publish(tenantId, profile(tenantId, T0));
     await unaryCall(bed.client, 'CompleteMilestone', { key: 'kickoff_call_held' }, auth);
-    const plan = await unaryCall(
-      bed.client,
-      'CreateSuccessPlan',
-      {
-        title: 'Get connected',
-        targetDate: '2025-08-01T00:00:00Z',
-        objectives: [{ label: 'Connect', milestoneKeys: ['first_connection_made'] }],
-      },
-      auth,
-    );
+    const plan = await unaryCall(bed.client, 'CreateSuccessPlan', CONNECT_PLAN, auth);
     await unaryCall(bed.client, 'RenewSuccessPlan', { fromPlanId: plan.id }, auth);
 
     const audits = await eventsOf(tenantId, 'audit.entry_recorded');

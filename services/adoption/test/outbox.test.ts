@@ -10,15 +10,13 @@ import { detectedCompletionId } from '../src/domain/index.js';
 import { completionOutbox, detectedCompletionOutbox } from '../src/operations/completion-outbox.js';
 import { REFUSED_EVENT_RETRY_MS } from '../src/operations/relay-outbox.js';
 import { aggregatesRepository } from '../src/store/aggregates-repository.js';
-import { itemMarkersRepository } from '../src/store/item-markers-repository.js';
-import { rawEventsRepository } from '../src/store/raw-events-repository.js';
-import { driftRepository } from '../src/store/drift-repository.js';
 import { OUTBOX_DUE_COLLECTION, outboxRepository } from '../src/store/outbox-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
 import { productEvent } from './support/events.js';
+import { storeIngestDeps } from './support/ingest-deps.js';
 import { consumerSettled } from './support/settled.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
-import { SOME_PROJECTION } from './support/projection.js';
+import { someDerived } from './support/projection.js';
 
 const START = new Date('2025-05-01T09:00:00.000Z');
 const NOW = new Date('2025-05-02T09:00:00.000Z');
@@ -82,17 +80,9 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
     const tenantId = randomUUID();
     await bed.setTier(tenantId, 'CORE');
     const l = lock();
-    const drift = driftRepository(bed.db, l);
-    await productEventHandler({
-      aggregates: aggregatesRepository(bed.db, l),
-      rawEvents: rawEventsRepository(bed.db),
-      markers: itemMarkersRepository(bed.db),
-      logger: silent,
-      now: bed.clock.now,
-      rescanMs: 900_000,
-      schedule: (id, at) => drift.schedule(id, at),
-      onTransitions: () => undefined,
-    })(productEvent(tenantId, 'company.profile_completed', {}, START));
+    await productEventHandler({ ...storeIngestDeps(bed.db, bed.clock, { lock: l }), logger: silent })(
+      productEvent(tenantId, 'company.profile_completed', {}, START),
+    );
     // The profile milestone's own milestone.completed is not what these tests follow (the test
     // below does): taken out of the outbox as if its publish had succeeded.
     for (const id of (await load(tenantId)).unpublished)
@@ -248,15 +238,7 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
       actorId: null,
     };
     await outbox.remind(tenantId, completion.id, NOW, NOW);
-    const derived = {
-      lastBand: 'ONBOARDING' as const,
-      lastRung: 'ONBOARDED' as const,
-      events: [],
-      signals: [],
-      scheduledCheck: null,
-      projection: SOME_PROJECTION,
-    };
-    await aggregatesRepository(bed.db, l).recordCompletion(tenantId, completion, 0, derived, NOW);
+    await aggregatesRepository(bed.db, l).recordCompletion(tenantId, completion, 0, someDerived(), NOW);
 
     expect(await bed.app.runOutboxRelay()).toMatchObject({ claimed: 1, refused: 1, failed: 0 });
     expect((await load(tenantId)).unpublished).toEqual([completion.id]);
@@ -355,13 +337,10 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
     const tenantId = randomUUID();
     await bed.setTier(tenantId, 'CORE');
     const l = lock();
-    const drift = driftRepository(bed.db, l);
     const outbox = outboxRepository(bed.db, l);
     const logger = silent;
     await productEventHandler({
-      aggregates: aggregatesRepository(bed.db, l),
-      rawEvents: rawEventsRepository(bed.db),
-      markers: itemMarkersRepository(bed.db),
+      ...storeIngestDeps(bed.db, bed.clock, { lock: l }),
       completions: detectedCompletionOutbox(
         completionOutbox({
           publish: (e) => bed.publisher.publish(e),
@@ -371,10 +350,6 @@ describe('the outbox of milestone.completed on real NATS and FerretDB', () => {
         logger,
       ),
       logger,
-      now: bed.clock.now,
-      rescanMs: 900_000,
-      schedule: (id, at) => drift.schedule(id, at),
-      onTransitions: () => undefined,
     })(productEvent(tenantId, 'company.profile_completed', {}, START));
     const id = detectedCompletionId(tenantId, 'company_profile_completed');
     expect((await load(tenantId)).unpublished).toEqual([id]);

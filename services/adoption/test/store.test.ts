@@ -16,17 +16,10 @@ import { ensureAdoptionIndexes } from '../src/store/indexes.js';
 import { outboxRepository, type OutboxRepository } from '../src/store/outbox-repository.js';
 import { plansRepository, type PlansRepository } from '../src/store/plans-repository.js';
 import { createTenantWriteLock } from '../src/store/tenant-write-lock.js';
-import { SOME_PROJECTION } from './support/projection.js';
+import { someDerived } from './support/projection.js';
 
 const NOW = new Date('2025-04-01T00:00:00.000Z');
-const derived = {
-  lastBand: 'ONBOARDING' as const,
-  lastRung: 'ONBOARDED' as const,
-  events: [],
-  signals: [],
-  scheduledCheck: null,
-  projection: SOME_PROJECTION,
-};
+const derived = someDerived();
 
 function fact(type = 'product.created'): EventFact {
   return {
@@ -155,52 +148,10 @@ describe('the adoption store on the real Mongo-wire server', () => {
     await appendFact(tenantId, fact(), 0);
     const read = await aggregates.load(tenantId);
     await appendFact(tenantId, fact(), 1);
-    expect(
-      await drift.record(
-        tenantId,
-        read,
-        {
-          lastBand: 'HEALTHY',
-          lastRung: 'ONBOARDED' as const,
-          events: [],
-          signals: [],
-          scheduledCheck: null,
-          projection: SOME_PROJECTION,
-        },
-        NOW,
-      ),
-    ).toBe(false);
+    expect(await drift.record(tenantId, read, someDerived('HEALTHY'), NOW)).toBe(false);
     const fresh = await aggregates.load(tenantId);
-    expect(
-      await drift.record(
-        tenantId,
-        fresh,
-        {
-          lastBand: 'HEALTHY',
-          lastRung: 'ONBOARDED' as const,
-          events: [],
-          signals: [],
-          scheduledCheck: null,
-          projection: SOME_PROJECTION,
-        },
-        NOW,
-      ),
-    ).toBe(true);
-    expect(
-      await drift.record(
-        tenantId,
-        fresh,
-        {
-          lastBand: 'DRIFTING',
-          lastRung: 'ONBOARDED' as const,
-          events: [],
-          signals: [],
-          scheduledCheck: null,
-          projection: SOME_PROJECTION,
-        },
-        NOW,
-      ),
-    ).toBe(false);
+    expect(await drift.record(tenantId, fresh, someDerived('HEALTHY'), NOW)).toBe(true);
+    expect(await drift.record(tenantId, fresh, someDerived('DRIFTING'), NOW)).toBe(false);
     expect((await aggregates.load(tenantId)).lastBand).toBe('HEALTHY');
   });
 

@@ -1,17 +1,5 @@
-import {
-  durationMs,
-  httpUrl,
-  identifier,
-  listenPort,
-  mongoUrl,
-  eventsConfig,
-  eventsEnv,
-  type EventsConfig,
-  parseEnv,
-  str,
-} from '@tap/config';
-import type { ConsumingServiceConfig } from '@tap/runtime';
-import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
+import { type DomainStreamConfig, durationMs, type EventsConfig, parseEnv } from '@tap/config';
+import { consumingServiceEnv, consumingServiceFromEnv, type ConsumingServiceConfig } from '@tap/runtime';
 
 // One events block for every consuming service (@tap/config): its type, defaults and variables.
 export type { EventsConfig } from '@tap/config';
@@ -37,49 +25,26 @@ export interface EntitlementsConfig extends ConsumingServiceConfig {
   readonly events: EventsConfig;
   readonly cleanup: CleanupConfig;
   /** The domain stream tier.changed and usage.threshold_* go to (docs/entitlements-model.md). */
-  readonly domain: { readonly streamName: string; readonly subjectPrefix: string };
+  readonly domain: DomainStreamConfig;
 }
 
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): EntitlementsConfig {
   const e = parseEnv(env, {
-    ...GRPC_TLS_ENV,
-    HOST: str({ default: '127.0.0.1' }),
-    ENTITLEMENTS_GRPC_PORT: listenPort({ default: DEFAULT_GRPC_PORT }),
-    ENTITLEMENTS_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
-    MONGO_URL: mongoUrl(),
-    ENTITLEMENTS_MONGO_DB: identifier({ default: 'entitlements' }),
-    ...eventsEnv(),
-    ENTITLEMENTS_CONSUMER: identifier({ default: 'entitlements' }),
-    DOMAIN_EVENTS_STREAM: identifier({ default: 'DOMAIN_EVENTS' }),
-    DOMAIN_EVENTS_SUBJECT_PREFIX: identifier({ default: 'domain' }),
+    ...consumingServiceEnv({
+      prefix: 'ENTITLEMENTS',
+      name: 'entitlements',
+      grpcPort: DEFAULT_GRPC_PORT,
+      httpPort: DEFAULT_HTTP_PORT,
+    }),
     ENTITLEMENTS_CLEANUP_INTERVAL_MS: durationMs({ default: DEFAULT_CLEANUP_INTERVAL_MS }),
     ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS: durationMs({ default: DEFAULT_APPLIED_EVENT_RETENTION_MS }),
-    ...TOKEN_CHECK_ENV,
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({
-      default: 'info',
-      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-    }),
   });
   return Object.freeze({
-    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
-    host: e.HOST,
-    grpcPort: e.ENTITLEMENTS_GRPC_PORT,
-    httpPort: e.ENTITLEMENTS_HTTP_PORT,
-    mongo: Object.freeze({ url: e.MONGO_URL, database: e.ENTITLEMENTS_MONGO_DB }),
-    nats: Object.freeze({ url: e.NATS_URL }),
-    events: eventsConfig(e, e.ENTITLEMENTS_CONSUMER),
-    domain: Object.freeze({
-      streamName: e.DOMAIN_EVENTS_STREAM,
-      subjectPrefix: e.DOMAIN_EVENTS_SUBJECT_PREFIX,
-    }),
+    ...consumingServiceFromEnv('ENTITLEMENTS', e),
     cleanup: Object.freeze({
       intervalMs: e.ENTITLEMENTS_CLEANUP_INTERVAL_MS,
       appliedEventRetentionMs: e.ENTITLEMENTS_APPLIED_EVENT_RETENTION_MS,
     }),
-    ...tokenCheckFromEnv(e),
-    otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-    logLevel: e.LOG_LEVEL,
   });
 }

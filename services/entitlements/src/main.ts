@@ -1,15 +1,15 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { loadConfigOrExit } from '@tap/config';
-import type { DomainEvent, ProductEvent } from '@tap/contracts';
+import type { DomainEvent } from '@tap/contracts';
 import { DependencyUnavailableError } from '@tap/errors';
 import {
   createDomainEventPublisher,
-  createEventPublisher,
+  currentConnectionPublisher,
   createRedisLease,
   DEFAULT_LEASE_TTL_MS,
   ensureEventStream,
 } from '@tap/events';
-import { runConsumingService } from '@tap/runtime';
+import { runConsumingService, watchedBatchConsumer } from '@tap/runtime';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -22,13 +22,10 @@ await runConsumingService({
   config,
   build: ({ db, nats, verifier, revocations, tls, logger, redis }) => {
     // Tier changes go out as tier.changed (docs/entitlements-model.md, "Tier changes on the bus").
-    const publish = async (event: ProductEvent) => {
-      const nc = nats.current();
-      if (!nc) throw new DependencyUnavailableError('nats is not connected yet');
-      return createEventPublisher(jetstream(nc), { subjectPrefix: config.events.subjectPrefix }).publish(
-        event,
-      );
-    };
+    const publish = currentConnectionPublisher({
+      connection: () => nats.current(),
+      subjectPrefix: config.events.subjectPrefix,
+    });
     // tier.changed and usage thresholds for the outbound service (the domain stream, created
     // here if the outbound service has not yet: idempotent, once per connection).
     const ensured = new WeakMap<object, Promise<unknown>>();
@@ -69,16 +66,7 @@ await runConsumingService({
       startDomainAnnouncements: () => app.startDomainAnnouncements(),
       // Cached reads drop what another replica's write made older (docs/entitlements-model.md).
       startReadModelNotices: (nc) => app.startReadModelNotices(nc),
-      async startConsumer(nc) {
-        const consumer = await app.startConsumer(nc, { lease });
-        return {
-          stats: () => {
-            const stats = consumer.stats();
-            return { ...stats, failed: stats.retried };
-          },
-          stop: () => consumer.stop(),
-        };
-      },
+      startConsumer: async (nc) => watchedBatchConsumer(await app.startConsumer(nc, { lease })),
     };
   },
   background: (app) => [

@@ -1,26 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventSubject } from '@tap/contracts';
-import type { BatchConsumer, EventPublisher } from '@tap/events';
+import type { EventPublisher } from '@tap/events';
 import { unaryCall } from '@tap/grpc-kit';
 import { as } from '@tap/service-testkit';
 import { waitFor } from '@tap/testkit';
-import { consumerSettled, productEvent, publisherFor } from './support/events.js';
-import { openTestBed, type TestBed } from './support/test-bed.js';
+import { consumerSettled, productEvent } from './support/events.js';
+import { openConsumingBed } from './support/consuming-bed.js';
+import type { TestBed } from './support/test-bed.js';
 
 let bed: TestBed;
-let consumer: BatchConsumer;
 let publisher: EventPublisher;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  bed = await openTestBed('usage bad input');
-  consumer = await bed.app.startConsumer(bed.nc, { retryBackoff: { initialMs: 50, maxMs: 200 } });
-  publisher = publisherFor(bed);
+  ({ bed, publisher, close } = await openConsumingBed('usage bad input'));
 });
-afterAll(async () => {
-  await consumer.stop();
-  await bed.close();
-});
+afterAll(() => close());
 
 /**
  * Issue #13, "Bad input and faults", for entitlements' batched consumer: what can never be counted

@@ -4,23 +4,20 @@ import { eventSubject } from '@tap/contracts';
 import type { BatchConsumer, EventPublisher } from '@tap/events';
 import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
 import { as, remoteError } from '@tap/service-testkit';
-import { consumerSettled, productEvent, publishCopy, publisherFor } from './support/events.js';
-import { openTestBed, type TestBed } from './support/test-bed.js';
+import { consumerSettled, productEvent, publishCopy } from './support/events.js';
+import { openConsumingBed } from './support/consuming-bed.js';
+import type { TestBed } from './support/test-bed.js';
 import { waitFor } from '@tap/testkit';
 
 let bed: TestBed;
 let consumer: BatchConsumer;
 let publisher: EventPublisher;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  bed = await openTestBed('usage events');
-  consumer = await bed.app.startConsumer(bed.nc, { retryBackoff: { initialMs: 50, maxMs: 200 } });
-  publisher = publisherFor(bed);
+  ({ bed, consumer, publisher, close } = await openConsumingBed('usage events'));
 });
-afterAll(async () => {
-  await consumer.stop();
-  await bed.close();
-});
+afterAll(() => close());
 afterEach(() => bed.clock.reset());
 
 async function counts(tenantId: string): Promise<Record<string, number>> {

@@ -1,27 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { UsageHistory__Output } from '@tap/contracts';
-import type { BatchConsumer, EventPublisher } from '@tap/events';
+import type { EventPublisher } from '@tap/events';
 import { GrpcStatus, unaryCall } from '@tap/grpc-kit';
 import { Readiness, createRedisDependency } from '@tap/runtime';
 import { as, remoteError } from '@tap/service-testkit';
 import { infraUrls } from '@tap/testkit';
-import { consumerSettled, productEvent, publisherFor } from './support/events.js';
-import { openTestBed, type TestBed } from './support/test-bed.js';
+import { consumerSettled, productEvent } from './support/events.js';
+import { openConsumingBed } from './support/consuming-bed.js';
+import type { TestBed } from './support/test-bed.js';
 
 let bed: TestBed;
-let consumer: BatchConsumer;
 let publisher: EventPublisher;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  bed = await openTestBed('usage history');
-  consumer = await bed.app.startConsumer(bed.nc, { retryBackoff: { initialMs: 50, maxMs: 200 } });
-  publisher = publisherFor(bed);
+  ({ bed, publisher, close } = await openConsumingBed('usage history'));
 });
-afterAll(async () => {
-  await consumer.stop();
-  await bed.close();
-});
+afterAll(() => close());
 afterEach(() => bed.clock.reset());
 
 interface HistoryAsk {

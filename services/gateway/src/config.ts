@@ -9,6 +9,8 @@ import {
   parseEnv,
   redisUrl,
   str,
+  TELEMETRY_ENV,
+  telemetryFromEnv,
 } from '@tap/config';
 import { DEFAULT_JWKS_REFRESH_INTERVAL_MS } from '@tap/tokens';
 import type { TlsFiles } from '@tap/grpc-kit';
@@ -133,11 +135,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     GATEWAY_RATE_LIMIT_PREFIX: identifier({ default: 'rl' }),
     GATEWAY_RATE_LIMIT_TIMEOUT_MS: durationMs({ default: 100 }),
     GATEWAY_REVOCATION_TIMEOUT_MS: durationMs({ default: 1_000 }),
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({
-      default: 'info',
-      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-    }),
+    ...TELEMETRY_ENV,
     ALLOWED_ORIGINS: csv({ default: ['http://localhost:3000'] }),
     COOKIE_DOMAIN: str({ default: '' }),
     APP_URL: httpUrl({ default: 'http://localhost:3000' }),
@@ -177,8 +175,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): G
     rateLimitPrefix: e.GATEWAY_RATE_LIMIT_PREFIX,
     rateLimitTimeoutMs: e.GATEWAY_RATE_LIMIT_TIMEOUT_MS,
     revocationTimeoutMs: e.GATEWAY_REVOCATION_TIMEOUT_MS,
-    otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-    logLevel: e.LOG_LEVEL,
+    ...telemetryFromEnv(e),
     consoleDir: e.CONSOLE_DIR === 'off' ? undefined : e.CONSOLE_DIR,
     browser: Object.freeze({
       allowedOrigins: e.ALLOWED_ORIGINS,

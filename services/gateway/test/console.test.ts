@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tlsFromPem } from '@tap/grpc-kit';
 import { createRateLimitRedis, type RateLimitRedis } from '@tap/ratelimit';
 import { Readiness } from '@tap/runtime';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
+import { infraUrls, testNamespace } from '@tap/testkit';
 import { createTokenVerifier, generateSigningKey } from '@tap/tokens';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { createServiceClients, type ServiceClients } from '../src/clients.js';
+import type { ServiceClients } from '../src/clients.js';
+import { unreachableServiceClients } from './support/unreachable-clients.js';
 import { CONSOLE_CSP, CONSOLE_LANDINGS } from '../src/http/console/console-plugin.js';
 import { redisSessionRevocations } from '../src/session-revocations.js';
 
@@ -50,15 +50,7 @@ beforeAll(async () => {
   await writeFile(join(tmpdir(), 'tap-console-outside.txt'), OUTSIDE);
   redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 });
   // No service answers here: these routes never call one.
-  clients = createServiceClients(
-    {
-      identity: '127.0.0.1:9',
-      adoption: '127.0.0.1:9',
-      entitlements: '127.0.0.1:9',
-      notifications: '127.0.0.1:9',
-    },
-    tlsFromPem(await testIdentity('gateway')),
-  );
+  clients = await unreachableServiceClients();
 });
 
 afterAll(async () => {

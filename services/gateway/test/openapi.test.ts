@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { createRateLimiter, createRateLimitRedis, type RateLimitRedis } from '@tap/ratelimit';
 import { Readiness } from '@tap/runtime';
 import { createLogger } from '@tap/telemetry';
-import { tlsFromPem } from '@tap/grpc-kit';
-import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
+import { infraUrls, testNamespace } from '@tap/testkit';
 import { createTokenVerifier, generateSigningKey } from '@tap/tokens';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { API_SCOPES, CAN_ACTION_NAMES, MILESTONE_STATUSES, ROLES, TIER_CODES } from '@tap/contracts';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { createServiceClients, type ServiceClients } from '../src/clients.js';
+import type { ServiceClients } from '../src/clients.js';
+import { unreachableServiceClients } from './support/unreachable-clients.js';
 import { redisSessionRevocations } from '../src/session-revocations.js';
 import { redisSsoStateStore } from '../src/sso-states.js';
 
@@ -57,15 +57,7 @@ beforeAll(async () => {
   const key = await generateSigningKey();
   redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 });
   // No service answers on these addresses: the document needs the routes, not their callees.
-  clients = createServiceClients(
-    {
-      identity: '127.0.0.1:9',
-      adoption: '127.0.0.1:9',
-      entitlements: '127.0.0.1:9',
-      notifications: '127.0.0.1:9',
-    },
-    tlsFromPem(await testIdentity('gateway')),
-  );
+  clients = await unreachableServiceClients();
   app = await buildApp({
     config: {
       bodyLimitBytes: 65_536,

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tlsFromPem } from '@tap/grpc-kit';
 import { createRateLimitRedis, type RateLimitRedis } from '@tap/ratelimit';
 import { Readiness } from '@tap/runtime';
 import { createLogger } from '@tap/telemetry';
-import { infraUrls, testIdentity, testNamespace } from '@tap/testkit';
+import { infraUrls, testNamespace } from '@tap/testkit';
 import { createTokenVerifier, generateSigningKey } from '@tap/tokens';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { createServiceClients, type ServiceClients } from '../src/clients.js';
+import type { ServiceClients } from '../src/clients.js';
+import { unreachableServiceClients } from './support/unreachable-clients.js';
 import { redisSessionRevocations } from '../src/session-revocations.js';
 
 let app: FastifyInstance;
@@ -19,15 +19,7 @@ let redis: RateLimitRedis;
 beforeAll(async () => {
   redis = createRateLimitRedis(infraUrls().redisUrl, { commandTimeout: 2_000 });
   // No service answers here: a refused method never reaches one.
-  clients = createServiceClients(
-    {
-      identity: '127.0.0.1:9',
-      adoption: '127.0.0.1:9',
-      entitlements: '127.0.0.1:9',
-      notifications: '127.0.0.1:9',
-    },
-    tlsFromPem(await testIdentity('gateway')),
-  );
+  clients = await unreachableServiceClients();
   const key = await generateSigningKey();
   app = await buildApp({
     config: { bodyLimitBytes: 65_536, trustProxyHops: 0 },

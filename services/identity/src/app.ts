@@ -28,7 +28,7 @@ import { createPasswordHasher } from './crypto/passwords.js';
 import { identityErrors } from './domain/errors.js';
 import { MAX_GRACE_USES } from './domain/session.js';
 import { migrateAddressForms } from './store/migrate-address-forms.js';
-import { smtpMailer } from './mail/mailer.js';
+import { smtpMailer } from '@tap/mail';
 import { identityHandlers } from './grpc/identity-handlers.js';
 import { startBackgroundJobs } from './jobs/background.js';
 import { createKeyRing, KEY_POLL_INTERVAL_MS, type KeyRing } from './keys/key-ring.js';

@@ -3,16 +3,19 @@ import type { TlsFiles } from '@tap/grpc-kit';
 import { GRPC_TLS_ENV, grpcTlsFromEnv } from '@tap/service-auth';
 import {
   ConfigError,
+  DOMAIN_STREAM_ENV,
+  domainStreamFromEnv,
   durationMs,
   httpUrl,
-  listenPort,
-  mongoUrl,
   parseEnv,
   redisUrl,
   secret,
+  serviceEnv,
+  serviceFromEnv,
   str,
-  identifier,
   natsUrl,
+  TELEMETRY_ENV,
+  telemetryFromEnv,
 } from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50051;
@@ -88,11 +91,11 @@ export interface IdentityConfig {
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): IdentityConfig {
   const e = parseEnv(env, {
     ...GRPC_TLS_ENV,
-    HOST: str({ default: '127.0.0.1' }),
-    IDENTITY_GRPC_PORT: listenPort({ default: DEFAULT_GRPC_PORT }),
-    IDENTITY_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
-    MONGO_URL: mongoUrl(),
-    IDENTITY_MONGO_DB: identifier({ default: 'identity' }),
+    ...serviceEnv('IDENTITY', {
+      grpcPort: DEFAULT_GRPC_PORT,
+      httpPort: DEFAULT_HTTP_PORT,
+      database: 'identity',
+    }),
     TOKEN_ISSUER: str({ default: 'https://identity.tap.local' }),
     TOKEN_AUDIENCE: str({ default: 'tap-api' }),
     KEY_ENCRYPTION_SECRET: secret(32)(),
@@ -106,14 +109,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
     ENTITLEMENTS_GRPC_ADDRESS: str({ default: '127.0.0.1:50053' }),
     NATS_URL: natsUrl({ default: 'nats://127.0.0.1:4222' }),
-    DOMAIN_EVENTS_STREAM: identifier({ default: 'DOMAIN_EVENTS' }),
-    DOMAIN_EVENTS_SUBJECT_PREFIX: identifier({ default: 'domain' }),
+    ...DOMAIN_STREAM_ENV,
     IDENTITY_OUTBOX_RELAY_INTERVAL_MS: durationMs({ default: DEFAULT_OUTBOX_RELAY_INTERVAL_MS }),
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({
-      default: 'info',
-      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-    }),
+    ...TELEMETRY_ENV,
     SMTP_URL: str({ default: '' }),
     MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
     MAGIC_LINK_URL: httpUrl({ default: 'http://localhost:3000/auth/magic-link' }),
@@ -124,10 +122,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
   return Object.freeze({
     grpcTls: Object.freeze(grpcTlsFromEnv(e)),
     serviceName: 'identity',
-    host: e.HOST,
-    grpcPort: e.IDENTITY_GRPC_PORT,
-    httpPort: e.IDENTITY_HTTP_PORT,
-    mongo: Object.freeze({ url: e.MONGO_URL, database: e.IDENTITY_MONGO_DB }),
+    ...serviceFromEnv('IDENTITY', e),
     tokens: Object.freeze({
       issuer: e.TOKEN_ISSUER,
       audience: e.TOKEN_AUDIENCE,
@@ -144,12 +139,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): I
     entitlementsAddress: e.ENTITLEMENTS_GRPC_ADDRESS,
     domainEvents: Object.freeze({
       natsUrl: e.NATS_URL,
-      streamName: e.DOMAIN_EVENTS_STREAM,
-      subjectPrefix: e.DOMAIN_EVENTS_SUBJECT_PREFIX,
+      ...domainStreamFromEnv(e),
       relayIntervalMs: e.IDENTITY_OUTBOX_RELAY_INTERVAL_MS,
     }),
-    otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-    logLevel: e.LOG_LEVEL,
+    ...telemetryFromEnv(e),
     mail: e.SMTP_URL
       ? Object.freeze({
           smtpUrl: e.SMTP_URL,

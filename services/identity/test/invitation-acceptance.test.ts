@@ -6,7 +6,7 @@ import { createKeyedHasher } from '../src/crypto/keyed-hash.js';
 import { createPasswordHasher } from '../src/crypto/passwords.js';
 import { INVITATION_CLAIM_TIMEOUT_MS } from '../src/domain/invitation.js';
 import { MAX_GRACE_USES } from '../src/domain/session.js';
-import { smtpMailer } from '../src/mail/mailer.js';
+import { smtpMailer } from '@tap/mail';
 import { acceptInvitation, type ActivateWithSeat } from '../src/operations/accept-invitation.js';
 import type { IdentityContext } from '../src/operations/context.js';
 import { createInvitation } from '../src/operations/create-invitation.js';

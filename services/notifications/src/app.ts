@@ -9,7 +9,7 @@ import { revocationCheckingVerifier, RPC_ALLOWLIST, type SessionRevocations } fr
 import type { TokenVerifier } from '@tap/tokens';
 import type { ConsumerCounts, Logger } from '@tap/telemetry';
 import type { Db } from 'mongodb';
-import type { DomainStreamConfig, EventsConfig, WebhookConfig } from './config.js';
+import type { NotificationsConfig } from './config.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import { notificationErrors } from './domain/index.js';
 import { generateWebhookSecret, signWithSecret } from './crypto/webhook-signer.js';
@@ -55,7 +55,7 @@ import { deliveriesRepository } from './store/deliveries-repository.js';
 import { endpointsRepository } from './store/endpoints-repository.js';
 import { feedRepository } from './store/feed-repository.js';
 import { ensureIndexes } from './store/indexes.js';
-import { smtpMailer } from './mail/mailer.js';
+import { smtpMailer } from '@tap/mail';
 import { notifyOwners, type NotifyOwnersReport } from './operations/notify-owners.js';
 import { DEFAULT_DELIVERY_LOG_RETENTION_MS, pruneDeliveryLog } from './operations/prune-delivery-log.js';
 import { trackMembers } from './operations/track-members.js';
@@ -66,18 +66,15 @@ import { ownerNoticesRepository } from './store/owner-notices-repository.js';
 export const OWNER_NOTICE_INTERVAL_MS = 10_000;
 
 export interface NotificationsDeps {
-  readonly config: {
-    readonly events: EventsConfig;
-    readonly domain: DomainStreamConfig;
-    readonly webhooks: WebhookConfig;
-    readonly feedRetentionMs: number;
-    readonly auditRetentionMs: number;
-    readonly cleanupIntervalMs: number;
-    /** Finished deliveries and attempts; DEFAULT_DELIVERY_LOG_RETENTION_MS (30 days) when absent. */
-    readonly deliveryLogRetentionMs?: number;
-    /** SMTP for the mails to a tenant's OWNERs; without it notices wait unsent. */
-    readonly mail?: { readonly smtpUrl: string; readonly from: string } | undefined;
-  };
+  /**
+   * The service's settings. Absent deliveryLogRetentionMs: DEFAULT_DELIVERY_LOG_RETENTION_MS
+   * (30 days); absent mail: the notices to OWNERs wait unsent.
+   */
+  readonly config: Pick<
+    NotificationsConfig,
+    'events' | 'domain' | 'webhooks' | 'feedRetentionMs' | 'auditRetentionMs' | 'cleanupIntervalMs'
+  > &
+    Partial<Pick<NotificationsConfig, 'deliveryLogRetentionMs' | 'mail'>>;
   readonly db: Db;
   /** identity's key set: every call's token is verified again here (zero trust). */
   readonly verifier: TokenVerifier;

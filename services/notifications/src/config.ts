@@ -1,20 +1,14 @@
 import {
   csv,
+  type DomainStreamConfig,
   durationMs,
-  eventsConfig,
-  eventsEnv,
-  httpUrl,
-  identifier,
-  listenPort,
-  mongoUrl,
   parseEnv,
   secret,
   str,
   type EventsConfig,
 } from '@tap/config';
 import { EnvError, makeValidator } from 'envalid';
-import type { ConsumingServiceConfig } from '@tap/runtime';
-import { GRPC_TLS_ENV, grpcTlsFromEnv, TOKEN_CHECK_ENV, tokenCheckFromEnv } from '@tap/service-auth';
+import { consumingServiceEnv, consumingServiceFromEnv, type ConsumingServiceConfig } from '@tap/runtime';
 import {
   DEFAULT_DISABLE_AFTER_FAILING_MS,
   DEFAULT_RETRY_SCHEDULE_MS,
@@ -23,7 +17,7 @@ import {
 import { DEFAULT_FEED_RETENTION_MS } from './operations/prune-feed.js';
 import { DEFAULT_DELIVERY_LOG_RETENTION_MS } from './operations/prune-delivery-log.js';
 
-export type { EventsConfig } from '@tap/config';
+export type { DomainStreamConfig, EventsConfig } from '@tap/config';
 
 export const DEFAULT_GRPC_PORT = 50054;
 export const DEFAULT_HTTP_PORT = 8084;
@@ -43,12 +37,6 @@ export const DEFAULT_CLAIM_LEASE_MS = 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 500;
 /** How often the clean-up job prunes the feed. */
 export const DEFAULT_CLEANUP_INTERVAL_MS = 3_600_000;
-
-/** Where domain events come from. */
-export interface DomainStreamConfig {
-  readonly streamName: string;
-  readonly subjectPrefix: string;
-}
 
 export interface WebhookConfig {
   /** Seals signing secrets at rest; never logged. */
@@ -70,6 +58,7 @@ export interface WebhookConfig {
 
 export interface NotificationsConfig extends ConsumingServiceConfig {
   readonly events: EventsConfig;
+  /** Where domain events come from. */
   readonly domain: DomainStreamConfig;
   readonly webhooks: WebhookConfig;
   readonly feedRetentionMs: number;
@@ -98,16 +87,12 @@ const count = makeValidator<number>((input) => {
 /** Reads and validates the environment once; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): NotificationsConfig {
   const e = parseEnv(env, {
-    ...GRPC_TLS_ENV,
-    HOST: str({ default: '127.0.0.1' }),
-    NOTIFICATIONS_GRPC_PORT: listenPort({ default: DEFAULT_GRPC_PORT }),
-    NOTIFICATIONS_HTTP_PORT: listenPort({ default: DEFAULT_HTTP_PORT }),
-    MONGO_URL: mongoUrl(),
-    NOTIFICATIONS_MONGO_DB: identifier({ default: 'notifications' }),
-    ...eventsEnv(),
-    DOMAIN_EVENTS_STREAM: identifier({ default: 'DOMAIN_EVENTS' }),
-    DOMAIN_EVENTS_SUBJECT_PREFIX: identifier({ default: 'domain' }),
-    NOTIFICATIONS_CONSUMER: identifier({ default: 'notifications' }),
+    ...consumingServiceEnv({
+      prefix: 'NOTIFICATIONS',
+      name: 'notifications',
+      grpcPort: DEFAULT_GRPC_PORT,
+      httpPort: DEFAULT_HTTP_PORT,
+    }),
     WEBHOOK_SECRET_ENCRYPTION_KEY: secret(32)(),
     WEBHOOK_DEV_ALLOWED_HOSTS: csv({ default: [] }),
     WEBHOOK_RETRY_SCHEDULE_MS: durationList({ default: DEFAULT_RETRY_SCHEDULE_MS }),
@@ -124,25 +109,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     WEBHOOK_LOG_RETENTION_MS: durationMs({ default: DEFAULT_DELIVERY_LOG_RETENTION_MS }),
     SMTP_URL: str({ default: '' }),
     MAIL_FROM: str({ default: 'TAP <no-reply@tap.local>' }),
-    ...TOKEN_CHECK_ENV,
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl({ default: undefined }),
-    LOG_LEVEL: str({
-      default: 'info',
-      choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-    }),
   });
   return Object.freeze({
-    grpcTls: Object.freeze(grpcTlsFromEnv(e)),
-    host: e.HOST,
-    grpcPort: e.NOTIFICATIONS_GRPC_PORT,
-    httpPort: e.NOTIFICATIONS_HTTP_PORT,
-    mongo: Object.freeze({ url: e.MONGO_URL, database: e.NOTIFICATIONS_MONGO_DB }),
-    nats: Object.freeze({ url: e.NATS_URL }),
-    events: eventsConfig(e, e.NOTIFICATIONS_CONSUMER),
-    domain: Object.freeze({
-      streamName: e.DOMAIN_EVENTS_STREAM,
-      subjectPrefix: e.DOMAIN_EVENTS_SUBJECT_PREFIX,
-    }),
+    ...consumingServiceFromEnv('NOTIFICATIONS', e),
     webhooks: Object.freeze({
       secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
       devAllowedHosts: e.WEBHOOK_DEV_ALLOWED_HOSTS,
@@ -161,8 +130,5 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): N
     cleanupIntervalMs: e.NOTIFICATIONS_CLEANUP_INTERVAL_MS,
     deliveryLogRetentionMs: e.WEBHOOK_LOG_RETENTION_MS,
     mail: e.SMTP_URL ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM }) : undefined,
-    ...tokenCheckFromEnv(e),
-    otlpTracesUrl: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-    logLevel: e.LOG_LEVEL,
   });
 }

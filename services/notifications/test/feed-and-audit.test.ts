@@ -4,28 +4,13 @@ import type { AuditEntryData, DomainEvent } from '@tap/contracts';
 import { createDomainEventPublisher, eventErrors, type DomainEventPublisher } from '@tap/events';
 import { waitFor } from '@tap/testkit';
 import { notificationErrors } from '../src/domain/index.js';
+import { domainEvent } from './support/events.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
 const DAY_MS = 24 * 3_600_000;
 
-function event(
-  tenantId: string,
-  type: DomainEvent['type'],
-  subject: Record<string, string>,
-  data: object,
-): DomainEvent {
-  return {
-    id: randomUUID(),
-    type,
-    tenantId,
-    occurredAt: new Date().toISOString(),
-    subject,
-    data: { ...data },
-  };
-}
-
 function auditEvent(tenantId: string, data: AuditEntryData, occurredAt = new Date()): DomainEvent {
-  return { ...event(tenantId, 'audit.entry_recorded', {}, data), occurredAt: occurredAt.toISOString() };
+  return domainEvent(tenantId, 'audit.entry_recorded', {}, data, occurredAt);
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -48,10 +33,10 @@ describe('the events feed and the audit log', () => {
     bed = await openTestBed('feed-audit');
     publisher = createDomainEventPublisher(bed.js, { subjectPrefix: bed.config.domain.subjectPrefix });
     published = [
-      event(tenant, 'tier.changed', {}, { from: 'SUPPLIER_FREE', to: 'CORE' }),
-      event(tenant, 'member.joined', { userId: randomUUID() }, { role: 'MEMBER' }),
-      event(tenant, 'oauth_client.deleted', { clientId }, {}),
-      event(other, 'tier.changed', {}, { from: 'CORE', to: 'SUPPLIER_FREE' }),
+      domainEvent(tenant, 'tier.changed', {}, { from: 'SUPPLIER_FREE', to: 'CORE' }),
+      domainEvent(tenant, 'member.joined', { userId: randomUUID() }, { role: 'MEMBER' }),
+      domainEvent(tenant, 'oauth_client.deleted', { clientId }, {}),
+      domainEvent(other, 'tier.changed', {}, { from: 'CORE', to: 'SUPPLIER_FREE' }),
       auditEvent(tenant, {
         actor: owner,
         action: 'oauth_client.created',

@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
-import type { DomainEvent } from '@tap/contracts';
 import { createDomainEventPublisher, ensureEventStream } from '@tap/events';
 import { tlsFromPem } from '@tap/grpc-kit';
 import { testRevocations, testTokens, type TestRevocations } from '@tap/service-testkit';
@@ -16,6 +15,7 @@ import { createLogger } from '@tap/telemetry';
 import { infraUrls, testIdentity, testIdentityEnv, testNamespace, waitFor } from '@tap/testkit';
 import { MongoClient } from 'mongodb';
 import { buildApp } from '../src/app.js';
+import { domainEvent } from './support/events.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -133,14 +133,7 @@ describe('kill -9 of the notifications process during a burst', () => {
     });
     const ids: string[] = [];
     for (let i = 0; i < EVENTS; i += 1) {
-      const event: DomainEvent = {
-        id: randomUUID(),
-        type: 'member.joined',
-        tenantId,
-        occurredAt: new Date().toISOString(),
-        subject: { userId: randomUUID() },
-        data: { role: 'MEMBER' },
-      };
+      const event = domainEvent(tenantId, 'member.joined', { userId: randomUUID() }, { role: 'MEMBER' });
       ids.push(event.id);
       await publisher.publish(event);
     }

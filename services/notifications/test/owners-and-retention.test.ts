@@ -1,24 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '@tap/contracts';
 import { createDomainEventPublisher } from '@tap/events';
 import { startSmtpSink, waitFor, type SmtpSink } from '@tap/testkit';
 import { startReceiver, type Receiver } from './support/receiver.js';
+import { domainEvent } from './support/events.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
-
-const event = (
-  tenantId: string,
-  type: DomainEvent['type'],
-  subject: Record<string, string>,
-  data: object,
-) => ({
-  id: randomUUID(),
-  type,
-  tenantId,
-  occurredAt: new Date().toISOString(),
-  subject,
-  data: { ...data },
-});
 
 describe("an endpoint disabled for failing is mailed to the tenant's OWNERs, learnt from member.* events", () => {
   let bed: TestBed;
@@ -44,19 +30,39 @@ describe("an endpoint disabled for failing is mailed to the tenant's OWNERs, lea
     const tenantId = randomUUID();
     const publisher = createDomainEventPublisher(bed.js, { subjectPrefix: bed.config.domain.subjectPrefix });
     const members = [
-      event(tenantId, 'member.joined', { userId: 'owner' }, { role: 'OWNER', email: 'olive@owner.test' }),
-      event(tenantId, 'member.joined', { userId: 'member' }, { role: 'MEMBER', email: 'mo@member.test' }),
-      event(tenantId, 'member.joined', { userId: 'former' }, { role: 'OWNER', email: 'fay@former.test' }),
-      event(
+      domainEvent(
+        tenantId,
+        'member.joined',
+        { userId: 'owner' },
+        { role: 'OWNER', email: 'olive@owner.test' },
+      ),
+      domainEvent(
+        tenantId,
+        'member.joined',
+        { userId: 'member' },
+        { role: 'MEMBER', email: 'mo@member.test' },
+      ),
+      domainEvent(
+        tenantId,
+        'member.joined',
+        { userId: 'former' },
+        { role: 'OWNER', email: 'fay@former.test' },
+      ),
+      domainEvent(
         tenantId,
         'member.role_changed',
         { userId: 'former' },
         { from: 'OWNER', to: 'ADMIN', email: 'fay@former.test' },
       ),
-      event(tenantId, 'member.joined', { userId: 'gone' }, { role: 'OWNER', email: 'gus@gone.test' }),
-      event(tenantId, 'member.deactivated', { userId: 'gone' }, { email: 'gus@gone.test' }),
+      domainEvent(tenantId, 'member.joined', { userId: 'gone' }, { role: 'OWNER', email: 'gus@gone.test' }),
+      domainEvent(tenantId, 'member.deactivated', { userId: 'gone' }, { email: 'gus@gone.test' }),
       // Another tenant's OWNER is never told about this tenant's endpoint.
-      event(randomUUID(), 'member.joined', { userId: 'other' }, { role: 'OWNER', email: 'oscar@other.test' }),
+      domainEvent(
+        randomUUID(),
+        'member.joined',
+        { userId: 'other' },
+        { role: 'OWNER', email: 'oscar@other.test' },
+      ),
     ];
     for (const e of members) await publisher.publish(e);
     await waitFor('the members projected', async () => {
@@ -75,7 +81,7 @@ describe("an endpoint disabled for failing is mailed to the tenant's OWNERs, lea
       types: ['oauth_client.created'],
     });
     await bed.app.ops.ingest(
-      event(tenantId, 'oauth_client.created', { clientId: randomUUID() }, { name: 'ERP' }),
+      domainEvent(tenantId, 'oauth_client.created', { clientId: randomUUID() }, { name: 'ERP' }),
     );
     const mail = await sink.waitForMessage('olive@owner.test', { timeoutMs: 10_000 });
     expect(mail.to).toEqual(['olive@owner.test']);
@@ -118,7 +124,7 @@ describe('retention of the delivery queue and the attempt log', () => {
       types: ['oauth_client.created'],
     });
     await bed.app.ops.ingest(
-      event(tenantId, 'oauth_client.created', { clientId: randomUUID() }, { name: 'ERP' }),
+      domainEvent(tenantId, 'oauth_client.created', { clientId: randomUUID() }, { name: 'ERP' }),
     );
     const deliveries = (endpointId: string) =>
       bed.app.stores.deliveries.listForEndpoint(tenantId, endpointId, 10);
@@ -168,7 +174,7 @@ describe('an owner notice while the mail server is down', () => {
   it('is kept and mailed once the mail server is back', async () => {
     const tenantId = randomUUID();
     await bed.app.ops.apply(
-      event(tenantId, 'member.joined', { userId: 'o' }, { role: 'OWNER', email: 'olga@owner.test' }),
+      domainEvent(tenantId, 'member.joined', { userId: 'o' }, { role: 'OWNER', email: 'olga@owner.test' }),
     );
     receiver.answer('/down', () => ({ status: 500 }));
     const { endpoint } = await bed.app.ops.createEndpoint({
@@ -177,7 +183,7 @@ describe('an owner notice while the mail server is down', () => {
       types: ['oauth_client.created'],
     });
     await bed.app.ops.ingest(
-      event(tenantId, 'oauth_client.created', { clientId: randomUUID() }, { name: 'ERP' }),
+      domainEvent(tenantId, 'oauth_client.created', { clientId: randomUUID() }, { name: 'ERP' }),
     );
     const notices = bed.db.collection('owner_notices');
     await waitFor(

@@ -5,17 +5,11 @@ import { createDomainEventPublisher, createEventPublisher } from '@tap/events';
 import { waitFor } from '@tap/testkit';
 import { notificationErrors } from '../src/domain/index.js';
 import { startReceiver, type Received, type Receiver } from './support/receiver.js';
+import { domainEvent } from './support/events.js';
 import { openTestBed, type TestBed } from './support/test-bed.js';
 
 function clientCreated(tenantId: string): DomainEvent {
-  return {
-    id: randomUUID(),
-    type: 'oauth_client.created',
-    tenantId,
-    occurredAt: new Date().toISOString(),
-    subject: { clientId: randomUUID() },
-    data: { name: 'ERP' },
-  };
+  return domainEvent(tenantId, 'oauth_client.created', { clientId: randomUUID() }, { name: 'ERP' });
 }
 
 /** What a receiver does: recompute every v1 signature with the secret. */
@@ -257,14 +251,7 @@ describe('endpoint registration', () => {
         createdAt: at,
         updatedAt: at,
       });
-      const event = {
-        id: randomUUID(),
-        type: 'tier.changed' as const,
-        tenantId,
-        occurredAt: at.toISOString(),
-        subject: {},
-        data: { from: 'SUPPLIER_FREE', to: 'CORE' },
-      };
+      const event = domainEvent(tenantId, 'tier.changed', {}, { from: 'SUPPLIER_FREE', to: 'CORE' }, at);
       await bed.app.ops.ingest(event);
       const [endpoint] = await bed.app.stores.endpoints.list(tenantId);
       const [delivery] = await bed.app.stores.deliveries.listForEndpoint(tenantId, endpoint?.id ?? '', 10);

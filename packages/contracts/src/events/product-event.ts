@@ -46,6 +46,12 @@ export interface ProductEvent<K extends ProductEventKind = ProductEventKind> {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * A product event as a consumer receives it, before its kind is checked: the envelope of
+ * ProductEvent with any `type` (a consumer ignores or dead-letters kinds it does not know).
+ */
+export type ProductEventEnvelope = Omit<ProductEvent, 'type'> & { readonly type: string };
+
 export function isProductEventKind(value: string): value is ProductEventKind {
   return (PRODUCT_EVENT_KINDS as readonly string[]).includes(value);
 }

@@ -11,12 +11,7 @@ export { DAY_MS, HOUR_MS, parseInstant, toIso } from './time.js';
 
 export { CAPABILITY_KEYS, capabilitySet, isCapabilityKey } from './catalogue/capabilities.js';
 export type { CapabilityKey } from './catalogue/capabilities.js';
-export {
-  EVENT_KINDS,
-  isEventKind,
-  MILESTONE_COMPLETED_EVENT,
-  PRODUCT_EVENT_KINDS,
-} from './catalogue/event-kinds.js';
+export { EVENT_KINDS, isEventKind, MILESTONE_COMPLETED_EVENT } from './catalogue/event-kinds.js';
 export type { EventKind } from './catalogue/event-kinds.js';
 export { COMPLETION_MODES, INTERNAL_STAGES, PATH_PROFILES } from './catalogue/milestone-definition.js';
 export type {

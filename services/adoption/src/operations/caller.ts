@@ -1,5 +1,5 @@
 import type { AccessClaims } from '@tap/tokens';
-import type { AuditActor } from '../domain/index.js';
+import { auditEvent, type AuditActor, type OutboundEvent } from '../domain/index.js';
 
 /** The verified caller of an RPC: its claims and the credential it presented. */
 export interface Caller {
@@ -16,4 +16,17 @@ export interface Caller {
 export function auditActor(caller: Caller): AuditActor {
   const { kind, subject } = caller.claims;
   return { type: kind === 'service' ? 'system' : kind, id: subject };
+}
+
+/** The audit entry of a change `caller` made: named after its claims, and after the gateway's request id. */
+export function callerAuditEvent(
+  caller: Caller,
+  entry: Pick<Parameters<typeof auditEvent>[0], 'id' | 'action' | 'target' | 'at'>,
+): OutboundEvent {
+  return auditEvent({
+    ...entry,
+    tenantId: caller.claims.tenantId,
+    actor: auditActor(caller),
+    ...(caller.requestId === undefined ? {} : { requestId: caller.requestId }),
+  });
 }

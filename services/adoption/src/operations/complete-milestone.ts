@@ -2,12 +2,11 @@ import {
   adoptionErrors,
   completeMilestone,
   type AdoptionState,
-  auditEvent,
   type ManualCompletion,
   type OutboundEvent,
   type SignalTransition,
 } from '../domain/index.js';
-import { auditActor, type Caller } from './caller.js';
+import { callerAuditEvent, type Caller } from './caller.js';
 import type { EventOutbox } from './event-outbox.js';
 import type { CompletionOutbox } from './completion-outbox.js';
 import { recomputeOnWrite } from './recompute-on-write.js';
@@ -114,14 +113,7 @@ export async function completeMilestoneFor(
       if (write.droppedEvents > 0) deps.events?.dropped(tenantId, write.droppedEvents);
       // After the write: the aggregate is the truth and holds the event in its outbox, so a failed
       // publish is not a failure the client would retry against a done step; the relay sends it.
-      await deps.outbox
-        .publish(tenantId, completion)
-        .catch((error: unknown) =>
-          deps.logger.warn(
-            { err: error, eventId: completion.id },
-            'milestone.completed left in the outbox for the relay',
-          ),
-        );
+      await publishOrLeaveToRelay(deps, tenantId, completion);
       await deps.events?.publishOrLeave(tenantId, write.derived.events);
       return { state: write.result.state, appliedEvents: aggregate.appliedEvents };
     }
@@ -160,14 +152,7 @@ async function completeUnpinned(
   const recorded = await deps.aggregates.recordCompletionOnce(tenantId, completion, now, [audit]);
   if (recorded === 'recorded') {
     await deps.events?.publishOrLeave(tenantId, [audit]);
-    await deps.outbox
-      .publish(tenantId, completion)
-      .catch((error: unknown) =>
-        deps.logger.warn(
-          { err: error, eventId: completion.id },
-          'milestone.completed left in the outbox for the relay',
-        ),
-      );
+    await publishOrLeaveToRelay(deps, tenantId, completion);
   } else {
     await deps.events?.abandon(tenantId, [audit]);
     await deps.outbox
@@ -187,13 +172,26 @@ function completionAudit(
   caller: Caller,
   completion: ManualCompletion,
 ): OutboundEvent {
-  return auditEvent({
+  return callerAuditEvent(caller, {
     id: deps.newId(),
-    tenantId: caller.claims.tenantId,
-    actor: auditActor(caller),
-    ...(caller.requestId === undefined ? {} : { requestId: caller.requestId }),
     action: 'milestone.completed_manually',
     target: { type: 'milestone', id: completion.key },
     at: new Date(completion.completedAt),
   });
+}
+
+/** Publishes a recorded completion now; one that fails stays in the outbox, and the relay sends it. */
+async function publishOrLeaveToRelay(
+  deps: Pick<CompleteMilestoneDeps, 'outbox' | 'logger'>,
+  tenantId: string,
+  completion: ManualCompletion,
+): Promise<void> {
+  await deps.outbox
+    .publish(tenantId, completion)
+    .catch((error: unknown) =>
+      deps.logger.warn(
+        { err: error, eventId: completion.id },
+        'milestone.completed left in the outbox for the relay',
+      ),
+    );
 }

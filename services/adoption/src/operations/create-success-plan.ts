@@ -1,6 +1,5 @@
 import {
   adoptionErrors,
-  auditEvent,
   createPlan,
   type CreatePlanRequest,
   type OutboundEvent,
@@ -8,7 +7,7 @@ import {
 } from '../domain/index.js';
 import { planHolder, type AggregatesRepository, type PlansRepository } from '../ports.js';
 import { activePlanOf } from './active-plan.js';
-import { auditActor, type Caller } from './caller.js';
+import { callerAuditEvent, type Caller } from './caller.js';
 import type { EventOutbox } from './event-outbox.js';
 import { projectionFor, type ProjectionReadDeps } from './read-projection.js';
 
@@ -64,11 +63,8 @@ export function planAudit(
   action: 'success_plan.created' | 'success_plan.renewed',
   plan: SuccessPlan,
 ): OutboundEvent {
-  return auditEvent({
+  return callerAuditEvent(caller, {
     id: deps.newId(),
-    tenantId: caller.claims.tenantId,
-    actor: auditActor(caller),
-    ...(caller.requestId === undefined ? {} : { requestId: caller.requestId }),
     action,
     target: { type: 'success_plan', id: plan.id },
     at: deps.now(),

@@ -1,8 +1,7 @@
-import type { DomainEvent } from '@tap/contracts';
+import { nameBasedId, type DomainEvent } from '@tap/contracts';
 import type { KeyedLock } from '@tap/runtime';
 import { getTier, isMonthlyLimit, LIMIT_KEYS, monthlyPeriod, readCount, utcDay } from '../domain/index.js';
 import { thresholdCrossings, type LimitReading } from '../domain/announcements/usage-thresholds.js';
-import { nameBasedId } from './announce-tiers.js';
 import type { DomainAnnouncementsRepository, DomainMark } from './ports/domain-announcements-repository.js';
 import type { TierAssignmentsRepository } from './ports/tier-assignments-repository.js';
 import type { UsageHistoryRepository } from './ports/usage-history-repository.js';

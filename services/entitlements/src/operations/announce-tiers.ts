@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { ProductEvent } from '@tap/contracts';
+import { nameBasedId, type ProductEvent } from '@tap/contracts';
 import { getTier, tierChangedData } from '../domain/index.js';
 import type {
   PendingAnnouncement,
@@ -39,15 +38,6 @@ export function tierChangedEvent(assignment: TierAssignment): ProductEvent<'tier
     subject: {},
     data: { ...data },
   };
-}
-
-/** A UUID (version-5 layout: SHA-1 of the name) that the same name always gives. */
-export function nameBasedId(name: string): string {
-  const hash = createHash('sha1').update(name).digest();
-  hash[6] = ((hash[6] ?? 0) & 0x0f) | 0x50;
-  hash[8] = ((hash[8] ?? 0) & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Publishes the tenant's current tier and drops the mark it answers. */

@@ -1,8 +1,7 @@
-import type { DomainEvent, DomainEventType } from '@tap/contracts';
+import { nameBasedId, type DomainEvent, type DomainEventType } from '@tap/contracts';
 import type { KeyedLock } from '@tap/runtime';
 import type { AnnouncementsRepository } from './ports/announcements-repository.js';
 import type { DomainEventSink } from './ports/domain-events.js';
-import { nameBasedId } from './name-based-id.js';
 
 /** Documents one announcement pass looks at, at most. */
 export const ANNOUNCEMENT_BATCH_SIZE = 100;

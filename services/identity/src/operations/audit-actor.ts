@@ -53,3 +53,22 @@ export function recordSignIn(
     ...(client?.userAgent ? { userAgent: client.userAgent } : {}),
   });
 }
+
+/** Records a change the user `actorId` made to the tenant's user `userId` (themselves, it may be). */
+export async function recordMemberChange(
+  ctx: IdentityContext,
+  tenantId: string,
+  actorId: string,
+  action: string,
+  userId: string,
+  change?: { from: string; to: string },
+): Promise<void> {
+  await recordChange(
+    ctx,
+    tenantId,
+    await userActor(ctx, tenantId, actorId),
+    action,
+    { type: 'user', id: userId },
+    change,
+  );
+}

@@ -4,7 +4,7 @@ import { parseRole } from '../domain/roles.js';
 import type { User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
 import { activeOwnerCount, findMember, underMembersLock } from './member-lookup.js';
-import { recordChange, userActor } from './audit-actor.js';
+import { recordMemberChange } from './audit-actor.js';
 
 /**
  * Gives a member another role. The new role takes effect with the member's next access token
@@ -25,14 +25,10 @@ export async function changeMemberRole(
     assertKeepsAnOwner(target, await activeOwnerCount(ctx, tenantId), { role });
     const updated = await ctx.users.setRole(tenantId, userId, role);
     if (!updated) throw identityErrors.create('USER_NOT_FOUND');
-    await recordChange(
-      ctx,
-      tenantId,
-      await userActor(ctx, tenantId, actor.userId),
-      'member.role_changed',
-      { type: 'user', id: userId },
-      { from: target.role, to: role },
-    );
+    await recordMemberChange(ctx, tenantId, actor.userId, 'member.role_changed', userId, {
+      from: target.role,
+      to: role,
+    });
     return updated;
   });
 }

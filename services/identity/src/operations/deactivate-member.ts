@@ -1,10 +1,9 @@
-import { identityErrors } from '../domain/errors.js';
 import { assertKeepsAnOwner, assertMayManage, type MemberActor } from '../domain/members.js';
 import type { User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
-import { activeOwnerCount, findMember, underMembersLock } from './member-lookup.js';
+import { activeOwnerCount, findMember, reloadMember, underMembersLock } from './member-lookup.js';
 import { freeSeatOf } from './seats.js';
-import { recordChange, userActor } from './audit-actor.js';
+import { recordMemberChange } from './audit-actor.js';
 
 /**
  * Deactivates a member: inactive first (no sign-in, no refresh from now), then every session of
@@ -25,12 +24,8 @@ export async function deactivateMember(
     await freeSeatOf(ctx, tenantId, userId);
     const sessionIds = await ctx.sessions.revokeAllOfUser(tenantId, userId, 'user-inactive', ctx.now());
     await ctx.revoker.revoke(sessionIds);
-    const after = await ctx.users.findInTenant(tenantId, userId);
-    if (!after) throw identityErrors.create('USER_NOT_FOUND');
-    await recordChange(ctx, tenantId, await userActor(ctx, tenantId, actor.userId), 'member.deactivated', {
-      type: 'user',
-      id: userId,
-    });
+    const after = await reloadMember(ctx, tenantId, userId);
+    await recordMemberChange(ctx, tenantId, actor.userId, 'member.deactivated', userId);
     return after;
   });
 }

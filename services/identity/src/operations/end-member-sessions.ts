@@ -3,7 +3,7 @@ import { assertMayActOnRole } from '../domain/invitation.js';
 import type { IdentityContext } from './context.js';
 import { revokeSessions } from './revoke-sessions.js';
 import type { SignedInUser } from './signed-in-user.js';
-import { recordChange, userActor } from './audit-actor.js';
+import { recordMemberChange } from './audit-actor.js';
 
 /**
  * An OWNER or ADMIN ends every session of a member of their tenant (an ADMIN not an OWNER's),
@@ -21,12 +21,6 @@ export async function endMemberSessions(
   const ids = await ctx.sessions.revokeAllOfUser(caller.tenantId, userId, 'ended-by-manager', ctx.now());
   // Once more per session under its lock (ordered with a refresh in flight), then the revocation list.
   await revokeSessions(ctx, ids, 'ended-by-manager');
-  await recordChange(
-    ctx,
-    caller.tenantId,
-    await userActor(ctx, caller.tenantId, caller.userId),
-    'member.sessions_ended',
-    { type: 'user', id: userId },
-  );
+  await recordMemberChange(ctx, caller.tenantId, caller.userId, 'member.sessions_ended', userId);
   return ids.length;
 }

@@ -1,7 +1,7 @@
 import type { IdentityContext } from './context.js';
 import { revokeSessions } from './revoke-sessions.js';
 import type { SignedInUser } from './signed-in-user.js';
-import { recordChange, userActor } from './audit-actor.js';
+import { recordMemberChange } from './audit-actor.js';
 
 /**
  * Ends every session of the caller but the calling one; how many ended. Audited like a manager
@@ -18,12 +18,6 @@ export async function endOtherSessions(ctx: IdentityContext, caller: SignedInUse
   );
   // Once more per session under its lock (ordered with a refresh in flight), then the revocation list.
   await revokeSessions(ctx, ids, 'ended-by-user');
-  await recordChange(
-    ctx,
-    caller.tenantId,
-    await userActor(ctx, caller.tenantId, caller.userId),
-    'session.others_ended',
-    { type: 'user', id: caller.userId },
-  );
+  await recordMemberChange(ctx, caller.tenantId, caller.userId, 'session.others_ended', caller.userId);
   return ids.length;
 }

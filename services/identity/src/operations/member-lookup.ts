@@ -10,6 +10,13 @@ export async function findMember(ctx: IdentityContext, tenantId: string, userId:
   return user;
 }
 
+/** The tenant's user `userId` as stored now (after a change to it); USER_NOT_FOUND when it is gone. */
+export async function reloadMember(ctx: IdentityContext, tenantId: string, userId: string): Promise<User> {
+  const user = await ctx.users.findInTenant(tenantId, userId);
+  if (!user) throw identityErrors.create('USER_NOT_FOUND');
+  return user;
+}
+
 /** How many active OWNERs the tenant has. */
 export async function activeOwnerCount(ctx: IdentityContext, tenantId: string): Promise<number> {
   return (await ctx.users.listMembers(tenantId)).filter((u) => u.active && u.role === 'OWNER').length;

@@ -1,5 +1,6 @@
 import { isOutboundEventType, type DomainEvent } from '@tap/contracts';
 import { MAX_WEBHOOK_BODY_BYTES } from '../domain/index.js';
+import { pendingDelivery } from './pending-delivery.js';
 import type { DeliveriesRepository, EndpointsRepository, FeedRepository } from './ports.js';
 
 export interface IngestDomainEventDeps {
@@ -40,20 +41,18 @@ export async function ingestDomainEvent(
   });
   const endpoints = await deps.endpoints.subscribedTo(event.tenantId, event.type);
   for (const endpoint of endpoints)
-    await deps.deliveries.enqueue({
-      id: deps.newId(),
-      tenantId: event.tenantId,
-      endpointId: endpoint.id,
-      eventId: event.id,
-      eventType: event.type,
-      body,
-      status: 'PENDING',
-      attempts: 0,
-      nextAttemptAt: at,
-      lastStatus: null,
-      lastError: null,
-      createdAt: at,
-      updatedAt: at,
-    });
+    await deps.deliveries.enqueue(
+      pendingDelivery(
+        {
+          id: deps.newId(),
+          tenantId: event.tenantId,
+          endpointId: endpoint.id,
+          eventId: event.id,
+          eventType: event.type,
+          body,
+        },
+        at,
+      ),
+    );
   return { kept, queued: endpoints.length };
 }

@@ -1,4 +1,5 @@
 import { notificationErrors } from '../domain/index.js';
+import { pendingDelivery } from './pending-delivery.js';
 import type { DeliveriesRepository, Delivery, EndpointsRepository } from './ports.js';
 
 /** The type of the event "send test" delivers: outside the catalogue, so no subscription names it. */
@@ -33,21 +34,10 @@ export async function sendTestEvent(
     subject: { endpointId },
     data: {},
   });
-  const delivery: Delivery = {
-    id: deps.newId(),
-    tenantId,
-    endpointId,
-    eventId,
-    eventType: TEST_EVENT_TYPE,
-    body,
-    status: 'PENDING',
-    attempts: 0,
-    nextAttemptAt: at,
-    lastStatus: null,
-    lastError: null,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const delivery = pendingDelivery(
+    { id: deps.newId(), tenantId, endpointId, eventId, eventType: TEST_EVENT_TYPE, body },
+    at,
+  );
   await deps.deliveries.enqueue(delivery);
   return delivery;
 }

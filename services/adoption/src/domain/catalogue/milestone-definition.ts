@@ -1,30 +1,10 @@
+import type { CompletionMode, InternalStage, PathProfile } from '@tap/contracts';
 import type { CapabilityKey } from './capabilities.js';
 import type { EventKind } from './event-kinds.js';
 
-/** The two journeys: a supplier answering its customers, or a brand/retailer running its value chain. */
-export const PATH_PROFILES = ['SUPPLIER', 'SVC'] as const;
-/** Which journey a tenant follows; derived from its tier by the entitlements service. */
-export type PathProfile = (typeof PATH_PROFILES)[number];
-
-/** How a milestone becomes DONE. */
-export const COMPLETION_MODES = ['EVENT_DETECTED', 'MANUAL'] as const;
-/** How a milestone becomes DONE. */
-export type CompletionMode = (typeof COMPLETION_MODES)[number];
-
-/** Stage labels, finer than chapters; shown as `internalStage`. */
-export const INTERNAL_STAGES = [
-  'SETUP',
-  'TEAM',
-  'ACTIVATION',
-  'CONNECTION',
-  'EXCHANGE',
-  'AUTOMATION',
-  'TRACEABILITY',
-  'COMPLIANCE',
-  'EXPANSION',
-] as const;
-/** A stage label. */
-export type InternalStage = (typeof INTERNAL_STAGES)[number];
+// The words of the catalogue are the contract's (@tap/contracts, adoption-vocabulary.ts).
+export { COMPLETION_MODES, INTERNAL_STAGES, PATH_PROFILES } from '@tap/contracts';
+export type { CompletionMode, InternalStage, PathProfile } from '@tap/contracts';
 
 /** Chapters 1 to 7 of the journey. */
 export type Chapter = 1 | 2 | 3 | 4 | 5 | 6 | 7;

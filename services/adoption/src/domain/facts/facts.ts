@@ -1,16 +1,9 @@
+import type { ProductEventEnvelope } from '@tap/contracts';
 import { isEventKind } from '../catalogue/event-kinds.js';
 import { parseInstant } from '../time.js';
 
-/** A product event as it travels on the bus (the published envelope). */
-export interface EventEnvelope {
-  readonly id: string;
-  readonly type: string;
-  readonly tenantId: string;
-  readonly occurredAt: string;
-  /** References to what the event is about: productId, connectionId, requestId, ... */
-  readonly subject: Readonly<Record<string, string>>;
-  readonly data: Readonly<Record<string, unknown>>;
-}
+/** A product event as it travels on the bus (the contract's envelope, its kind not yet checked). */
+export type EventEnvelope = ProductEventEnvelope;
 
 /**
  * The compact record adoption keeps of one applied event: enough to replay every rule, small

@@ -1,7 +1,7 @@
-/** Success-plan statuses. */
-export const PLAN_STATUSES = ['ACTIVE', 'RENEWED'] as const;
-/** A success-plan status. */
-export type PlanStatus = (typeof PLAN_STATUSES)[number];
+import type { PlanStatus } from '@tap/contracts';
+// The statuses of a plan are the contract's (@tap/contracts, adoption-vocabulary.ts).
+export { PLAN_STATUSES } from '@tap/contracts';
+export type { PlanStatus } from '@tap/contracts';
 
 /** A goal of the plan, reached when all its milestones are done. */
 export interface Objective {

@@ -1,24 +1,7 @@
-/** The six drift-watch risks. */
-export const RISK_KINDS = [
-  'INVITATION_UNACCEPTED',
-  'POLICY_UNVIEWED',
-  'INTEGRATION_FAILING',
-  'DATA_STALE',
-  'CASCADE_STALLED',
-  'REQUEST_UNANSWERED',
-] as const;
-/** A drift-watch risk kind. */
-export type RiskKind = (typeof RISK_KINDS)[number];
-
-/** Severities, mildest first. */
-export const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
-/** How much a signal matters. */
-export type Severity = (typeof SEVERITIES)[number];
-
-/** The escalation ladder, in order; RESOLVED can be reached from any rung. */
-export const RESOLUTIONS = ['OPEN', 'AUTO_NUDGED', 'REO_PROMPTED', 'ESCALATED', 'RESOLVED'] as const;
-/** Where a signal stands on the ladder. */
-export type Resolution = (typeof RESOLUTIONS)[number];
+import type { RiskKind, RiskResolution as Resolution, RiskSeverity as Severity } from '@tap/contracts';
+// The words of a risk signal are the contract's (@tap/contracts, adoption-vocabulary.ts).
+export { RISK_KINDS, RISK_RESOLUTIONS as RESOLUTIONS, RISK_SEVERITIES as SEVERITIES } from '@tap/contracts';
+export type { RiskKind, RiskResolution as Resolution, RiskSeverity as Severity } from '@tap/contracts';
 
 /** A drift-watch item (the spec's Risk signal). */
 export interface RiskSignal {

@@ -1,3 +1,4 @@
+import { MATURITY_RUNGS, type HealthBand, type MaturityRung, type MilestoneStatus } from '@tap/contracts';
 import type { CapabilityKey } from '../catalogue/capabilities.js';
 import type {
   Chapter,
@@ -6,20 +7,9 @@ import type {
   PathProfile,
 } from '../catalogue/milestone-definition.js';
 
-/** The five-rung maturity ladder, lowest first. */
-export const MATURITY_RUNGS = ['ONBOARDED', 'CONNECTED', 'EXCHANGING', 'TRACED', 'STRATEGIC'] as const;
-/** A rung of the maturity ladder. */
-export type MaturityRung = (typeof MATURITY_RUNGS)[number];
-
-/** Health bands. */
-export const HEALTH_BANDS = ['ONBOARDING', 'HEALTHY', 'AT_RISK', 'DRIFTING'] as const;
-/** A health band. */
-export type HealthBand = (typeof HEALTH_BANDS)[number];
-
-/** Milestone statuses. */
-export const MILESTONE_STATUSES = ['LOCKED', 'AVAILABLE', 'IN_PROGRESS', 'DONE', 'NOT_APPLICABLE'] as const;
-/** A milestone status. */
-export type MilestoneStatus = (typeof MILESTONE_STATUSES)[number];
+// The words of the answers are the contract's (@tap/contracts, adoption-vocabulary.ts).
+export { HEALTH_BANDS, MATURITY_RUNGS, MILESTONE_STATUSES } from '@tap/contracts';
+export type { HealthBand, MaturityRung, MilestoneStatus } from '@tap/contracts';
 
 /** A tier as the entitlements service names it. */
 export interface TierRef {

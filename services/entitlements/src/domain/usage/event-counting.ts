@@ -1,3 +1,4 @@
+import type { ProductEventEnvelope } from '@tap/contracts';
 import { entitlementErrors } from '../errors.js';
 import type { LimitKey } from '../catalogue/keys.js';
 import { isIdempotencyKey } from '../reservations/idempotency-key.js';
@@ -5,15 +6,8 @@ import type { CounterDelta } from './counter-delta.js';
 import { monthlyPeriod } from './periods.js';
 import { isNonNegativeSafeInteger } from './usage-snapshot.js';
 
-/** The product-event envelope, as far as counting needs it (structurally the contract's). */
-export interface UsageEvent {
-  readonly id: string;
-  readonly type: string;
-  readonly tenantId: string;
-  readonly occurredAt: string;
-  readonly subject: Readonly<Record<string, string>>;
-  readonly data: Readonly<Record<string, unknown>>;
-}
+/** The product-event envelope counting reads (the contract's, its kind not yet checked). */
+export type UsageEvent = ProductEventEnvelope;
 
 /**
  * Count a unit only if `member` is new to (ADD) or was in (REMOVE) the tenant's `set`.

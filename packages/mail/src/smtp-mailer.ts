@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 
-/** Sends one plain-text email. */
+/** Sends one plain-text email (identity's magic links and invitations, notifications' mails to OWNERs). */
 export interface Mailer {
   send(message: { to: string; subject: string; text: string }): Promise<void>;
 }
@@ -8,7 +8,7 @@ export interface Mailer {
 /** Every step of an SMTP exchange is bounded: a stuck mail server costs seconds, not a hang. */
 const SMTP_TIMEOUT_MS = 10_000;
 
-/** A Mailer over SMTP (`smtp://host:port`), as identity mails magic links; the local stack and the tests use a plain SMTP sink. */
+/** A Mailer over SMTP (`smtp://host:port`; the local stack's and the tests' sink are plain SMTP). */
 export function smtpMailer(options: { smtpUrl: string; from: string }): Mailer {
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,

@@ -1,0 +1,3 @@
+import { workspaceProjects } from '../../jest.preset.js';
+
+export default workspaceProjects(import.meta.dirname);
