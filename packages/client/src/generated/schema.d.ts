@@ -671,6 +671,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenant/join-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a pending join request (OWNER or ADMIN) */
+        post: operations["rejectJoinRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenant/members": {
         parameters: {
             query?: never;
@@ -733,23 +750,6 @@ export interface paths {
         put?: never;
         /** Reactivate a member: takes a seat, 403 LIMIT_EXCEEDED when none is left (OWNER or ADMIN) */
         post: operations["reactivateMember"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/tenant/join-requests/{id}/reject": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Reject a pending join request (OWNER or ADMIN) */
-        post: operations["rejectJoinRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -944,6 +944,54 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     getTenant: {
@@ -1045,32 +1093,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1298,58 +1320,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -1979,58 +1949,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -2191,58 +2109,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -2416,58 +2282,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -2649,58 +2463,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -2866,58 +2628,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -3736,58 +3446,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -3964,58 +3622,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -4250,58 +3856,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -4500,58 +4054,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -4716,58 +4218,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -4957,58 +4407,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -5263,32 +4661,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -5445,32 +4817,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5761,32 +5107,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -6006,32 +5326,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6598,32 +5892,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -6821,32 +6089,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -7003,32 +6245,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7291,58 +6507,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -7555,58 +6719,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -7769,28 +6881,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-            403: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    } | {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -7949,28 +7039,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-            403: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    } | {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -8118,28 +7186,6 @@ export interface operations {
                     "application/json": {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-            403: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    } | {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -8495,58 +7541,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -8757,58 +7751,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -8935,14 +7877,6 @@ export interface operations {
             /** @description Signed out; cookies cleared */
             204: {
                 headers: {
-                    /** @description Maximum requests allowed in the window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests remaining in the window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    /** @description Name of the window that decided */
-                    "X-RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8967,86 +7901,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9113,38 +7969,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Rate limit exceeded: wait Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Maximum requests allowed in the window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests remaining in the window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    /** @description Name of the window that decided */
-                    "X-RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        error: "RATE_LIMIT_EXCEEDED";
-                        message: string;
-                        retryAfter: number;
-                    } | {
                         /** @enum {unknown} */
                         success: false;
                         error: {
@@ -9246,86 +8070,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9531,86 +8277,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9835,86 +8503,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10123,86 +8713,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10428,60 +8940,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10927,58 +9387,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -11171,8 +9579,228 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rejectJoinRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            request: {
+                                id: string;
+                                userId: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                /** @enum {string} */
+                                status: "PENDING" | "APPROVED" | "REJECTED";
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11413,58 +10041,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -12224,304 +10800,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The Content-Type is not accepted here */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Rate limit exceeded: wait Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Maximum requests allowed in the window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests remaining in the window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    /** @description Name of the window that decided */
-                    "X-RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        error: "RATE_LIMIT_EXCEEDED";
-                        message: string;
-                        retryAfter: number;
-                    } | {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description A dependency is unavailable: retry after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    rejectJoinRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example 0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Maximum requests allowed in the window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests remaining in the window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    /** @description Name of the window that decided */
-                    "X-RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            request: {
-                                id: string;
-                                userId: string;
-                                email: string;
-                                firstName: string;
-                                lastName: string;
-                                /** @enum {string} */
-                                status: "PENDING" | "APPROVED" | "REJECTED";
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    } | {
-                        error: string;
-                        error_description: string;
-                    };
-                };
-            };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_token",
-                     *       "error_description": "The access token is expired, malformed or revoked"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    };
-                };
-            };
-            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-            403: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    } | {
-                        error: string;
-                        error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -12740,58 +11018,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -13259,32 +11485,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -13500,58 +11700,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -13705,32 +11853,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13960,58 +12082,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -14252,32 +12322,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -14492,58 +12536,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -14723,32 +12715,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14978,32 +12944,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
