@@ -5,7 +5,6 @@ import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
 import {
   adoptionStateJson,
-  coverageCellJson,
   healthExplanationJson,
   nextBestActionJson,
   riskSignalJson,
@@ -106,7 +105,7 @@ export const ADOPTION_ROUTES = [
         deps,
         () => 'coverage',
         (adoption, authorization) => unaryCall(adoption, 'GetCoverage', {}, { authorization }),
-        (c) => ({ cells: c.cells.map(coverageCellJson) }),
+        (c) => ({ cells: c.cells }),
       ),
   }),
   route({

@@ -5,6 +5,7 @@ import type { ServiceClients } from '../../clients.js';
 import { managers } from '../auth/access.js';
 import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
+import { wireJson } from '../wire-json.js';
 import { registerRoutes, routesOf } from './define-route.js';
 import { AuditQuery, auditResponse, type AuditEntryJson } from './notifications-schemas.js';
 
@@ -14,16 +15,9 @@ const EXPORT_DEADLINE_MS = 10_000;
 const orNull = (value: string | undefined): string | null => value || null;
 
 const entryJson = (e: AuditEntry__Output): AuditEntryJson => ({
-  id: e.id,
+  ...wireJson(e, [], ['reason', 'ip', 'userAgent', 'requestId']),
   actor: { type: e.actor?.type ?? 'system', id: orNull(e.actor?.id), email: orNull(e.actor?.email) },
-  action: e.action,
   target: e.target?.type ? { type: e.target.type, id: orNull(e.target.id) } : null,
-  outcome: e.outcome,
-  reason: orNull(e.reason),
-  ip: orNull(e.ip),
-  userAgent: orNull(e.userAgent),
-  requestId: orNull(e.requestId),
-  occurredAt: e.occurredAt,
 });
 
 const route = routesOf<{ clients: ServiceClients }>();

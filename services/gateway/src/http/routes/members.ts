@@ -2,20 +2,16 @@ import type { Member__Output } from '@tap/contracts';
 import { unaryCall } from '@tap/grpc-kit';
 import { callerOf, forwardedAuth } from '../auth/caller.js';
 import { ok } from '../envelope.js';
+import { wireJson } from '../wire-json.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 import { ChangeRoleBody, listMembersResponse, MemberParams, memberResponse } from './member-schemas.js';
 import { seatLimitError } from './seat-limit.js';
 import { clientsRoute as route, manageTeam } from './team-deps.js';
 
 const memberJson = (m: Member__Output) => ({
-  id: m.id,
-  email: m.email,
-  firstName: m.firstName,
-  lastName: m.lastName,
+  ...wireJson(m, ['lastSignInAt']),
   role: m.role as 'OWNER' | 'ADMIN' | 'MEMBER',
   status: m.status as 'ACTIVE' | 'DEACTIVATED',
-  lastSignInAt: m.lastSignInAt ?? null,
-  createdAt: m.createdAt,
 });
 
 const team = (operationId: string, summary: string, errors: readonly (404 | 409)[] = []) => ({

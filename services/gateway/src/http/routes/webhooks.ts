@@ -9,6 +9,7 @@ import type { ServiceClients } from '../../clients.js';
 import { managers } from '../auth/access.js';
 import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
+import { wireJson } from '../wire-json.js';
 import type { ErrorStatus } from '../openapi/error-responses.js';
 import { noContent } from '../openapi/responses.js';
 import { registerRoutes, routesOf } from './define-route.js';
@@ -29,46 +30,18 @@ import {
   type WebhookJson,
 } from './notifications-schemas.js';
 
-const orNull = (value: string): string | null => value || null;
-
 /**
  * Registration resolves the endpoint's host (the address guard): a resolver that is slow to say
  * "no such name" must come back as the service's 400, not as a gateway deadline's 503.
  */
 const REGISTRATION_DEADLINE_MS = 12_000;
 
-const webhookJson = (w: WebhookEndpoint__Output): WebhookJson => ({
-  id: w.id,
-  url: w.url,
-  types: w.types,
-  enabled: w.enabled,
-  disabledReason: orNull(w.disabledReason),
-  failingSince: orNull(w.failingSince),
-  createdAt: w.createdAt,
-  updatedAt: w.updatedAt,
-});
-
-const deliveryJson = (d: WebhookDelivery__Output): DeliveryJson => ({
-  id: d.id,
-  endpointId: d.endpointId,
-  eventId: d.eventId,
-  eventType: d.eventType,
-  status: d.status,
-  attempts: d.attempts,
-  nextAttemptAt: orNull(d.nextAttemptAt),
-  lastStatus: d.lastStatus || null,
-  lastError: orNull(d.lastError),
-  createdAt: d.createdAt,
-});
-
-const attemptJson = (a: DeliveryAttempt__Output) => ({
-  attempt: a.attempt,
-  at: a.at,
-  status: a.status || null,
-  error: orNull(a.error),
-  latencyMs: a.latencyMs,
-  nextAttemptAt: orNull(a.nextAttemptAt),
-});
+/** An endpoint, a delivery and an attempt are their wire messages; "none yet" is null, not '' or 0. */
+const webhookJson = (w: WebhookEndpoint__Output): WebhookJson =>
+  wireJson(w, [], ['disabledReason', 'failingSince']);
+const deliveryJson = (d: WebhookDelivery__Output): DeliveryJson =>
+  wireJson(d, [], ['nextAttemptAt', 'lastStatus', 'lastError']);
+const attemptJson = (a: DeliveryAttempt__Output) => wireJson(a, [], ['status', 'error', 'nextAttemptAt']);
 
 const WEBHOOKS = "where the tenant's events go and with which secret (issue 24: OWNER/ADMIN manage them)";
 const manage = (more?: string) => managers(more ? `${WEBHOOKS}; ${more}` : WEBHOOKS);
