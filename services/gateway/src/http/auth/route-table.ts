@@ -3,13 +3,8 @@ import type { RouteAccess } from './access.js';
 
 export { MANAGER_ROLES, type RouteAccess } from './access.js';
 
-type Declared = (typeof ALL_ROUTES)[number];
 /** `METHOD /path` of every declared route, as Fastify registers it under /api/v1. */
-export type RouteKey = Declared extends infer R
-  ? R extends { readonly method: infer M extends string; readonly url: infer U extends string }
-    ? `${M} ${U}`
-    : never
-  : never;
+export type RouteKey = (typeof ALL_ROUTES)[number]['key'];
 
 /**
  * The authorization decision of every route under /api/v1, keyed `METHOD /path` with Fastify's
@@ -26,7 +21,7 @@ export type RouteKey = Declared extends infer R
  * tokens may read the tenant's own account state and may not administer or write anything.
  */
 export const ROUTE_TABLE: Readonly<Record<RouteKey, RouteAccess>> = Object.fromEntries(
-  ALL_ROUTES.map((route) => [`${route.method} ${route.url}`, route.access] as const),
+  ALL_ROUTES.map((route) => [route.key, route.access] as const),
 ) as Record<RouteKey, RouteAccess>;
 
 /** The entry of a route (`path` without the /api/v1 prefix), or undefined when it has none. */

@@ -43,9 +43,7 @@ const ABOUT_THE_API = 'the page is about the API, not part of it';
  * Both are hidden from the document.
  */
 export const API_REFERENCE_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/docs',
+  route('GET /docs', {
     access: open('the API reference page rendered from /openapi.json; no tenant data'),
     operation: { hidden: ABOUT_THE_API },
     handler:
@@ -53,9 +51,7 @@ export const API_REFERENCE_ROUTES = [
       async (_request, reply) =>
         secure(reply).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page),
   }),
-  route({
-    method: 'GET',
-    url: '/docs/assets/:file',
+  route('GET /docs/assets/:file', {
     access: open("the reference page's own scripts and styles (a fixed list)"),
     operation: { hidden: ABOUT_THE_API },
     handler:

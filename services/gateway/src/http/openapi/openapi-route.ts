@@ -9,9 +9,7 @@ const route = routesOf<FastifyInstance>();
  * Built once on first request (@fastify/swagger caches it), public like the spec it mirrors.
  */
 export const OPENAPI_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/openapi.json',
+  route('GET /openapi.json', {
     access: open('the published interface, nothing about any tenant'),
     operation: {
       operationId: 'getOpenApiDocument',

@@ -64,8 +64,6 @@ export const operationKey = (method: string, path: string): string => `${method}
  */
 export const OPERATIONS: Readonly<Record<string, OperationDoc>> = Object.fromEntries(
   ALL_ROUTES.flatMap((route: Route) =>
-    isHidden(route.operation)
-      ? []
-      : [[operationKey(route.method, route.url), operationDoc(route, route.operation)] as const],
+    isHidden(route.operation) ? [] : [[route.key, operationDoc(route, route.operation)] as const],
   ),
 );

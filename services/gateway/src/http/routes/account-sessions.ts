@@ -13,9 +13,7 @@ import { clientsRoute as route } from './team-deps.js';
  * are refused through the revocation list (docs/browser-sessions.md "Your sessions").
  */
 export const ACCOUNT_SESSION_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/auth/sessions',
+  route('GET /auth/sessions', {
     schema: { response: listSessionsResponse },
     access: anyUser("the caller's own sessions; a client token has none"),
     operation: { operationId: 'listSessions', tag: 'auth-v1', summary: "The caller's own sessions" },
@@ -36,9 +34,7 @@ export const ACCOUNT_SESSION_ROUTES = [
         });
       },
   }),
-  route({
-    method: 'DELETE',
-    url: '/auth/sessions/:id',
+  route('DELETE /auth/sessions/:id', {
     schema: { params: SessionParams },
     access: anyUser("ends one of the caller's own sessions"),
     operation: {
@@ -56,9 +52,7 @@ export const ACCOUNT_SESSION_ROUTES = [
         return reply.status(204).send();
       },
   }),
-  route({
-    method: 'POST',
-    url: '/auth/sessions/revoke-others',
+  route('POST /auth/sessions/revoke-others', {
     schema: { response: revokedCountResponse },
     access: anyUser("ends the caller's other sessions"),
     operation: {
@@ -74,9 +68,7 @@ export const ACCOUNT_SESSION_ROUTES = [
         return ok({ revoked: ended.revoked });
       },
   }),
-  route({
-    method: 'DELETE',
-    url: '/tenant/members/:userId/sessions',
+  route('DELETE /tenant/members/:userId/sessions', {
     schema: { params: MemberParams, response: revokedCountResponse },
     access: managers("ends a member's sessions (an ADMIN not an OWNER's)"),
     operation: {

@@ -6,7 +6,7 @@ import { adoptionStateJson, successPlanJson } from './adoption-json.js';
 import { ADOPTION_READ, tenantRead, type AdoptionDeps } from './adoption-read.js';
 import { CreatePlanBody, RenewPlanBody } from './adoption-request-schemas.js';
 import { createPlanResponse, getPlanResponse, stateResponse } from './adoption-response-schemas.js';
-import { routesOf } from './define-route.js';
+import { operation, routesOf } from './define-route.js';
 
 const route = routesOf<AdoptionDeps>();
 
@@ -17,12 +17,10 @@ const route = routesOf<AdoptionDeps>();
  * other reads; create and renew tell the cache the tenant changed.
  */
 export const ADOPTION_PLAN_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/tenant/adoption/success-plan',
+  route('GET /tenant/adoption/success-plan', {
     schema: { response: getPlanResponse },
     access: ADOPTION_READ,
-    operation: { operationId: 'getSuccessPlan', tag: 'adoption', summary: 'The active success plan or null' },
+    operation: operation('adoption', 'getSuccessPlan', 'The active success plan or null'),
     handler: (deps) =>
       tenantRead(
         deps,
@@ -31,18 +29,16 @@ export const ADOPTION_PLAN_ROUTES = [
         (v) => (v.plan ? successPlanJson(v.plan) : null),
       ),
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/adoption/success-plan',
+  route('POST /tenant/adoption/success-plan', {
     schema: { body: CreatePlanBody, response: createPlanResponse },
     access: managers('spec: role OWNER or ADMIN'),
-    operation: {
-      operationId: 'createSuccessPlan',
-      tag: 'adoption',
-      summary: 'Create a success plan (OWNER or ADMIN); 409 if one is active',
-      // 404 PLAN_UNKNOWN_MILESTONES; 409 PLAN_ALREADY_ACTIVE.
-      errors: [404, 409],
-    },
+    // 404 PLAN_UNKNOWN_MILESTONES; 409 PLAN_ALREADY_ACTIVE.
+    operation: operation(
+      'adoption',
+      'createSuccessPlan',
+      'Create a success plan (OWNER or ADMIN); 409 if one is active',
+      [404, 409],
+    ),
     handler:
       ({ clients, answers }) =>
       async (request, reply) => {
@@ -62,18 +58,16 @@ export const ADOPTION_PLAN_ROUTES = [
         return reply.status(201).send(ok(successPlanJson(plan)));
       },
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/adoption/success-plan/renew',
+  route('POST /tenant/adoption/success-plan/renew', {
     schema: { body: RenewPlanBody, response: stateResponse },
     access: managers('as create: it replaces the active plan'),
-    operation: {
-      operationId: 'renewSuccessPlan',
-      tag: 'adoption',
-      summary: 'Renew a success plan; the recomputed state',
-      // 404 PLAN_NOT_FOUND (no such plan of this tenant); 409 PLAN_NOT_ACTIVE.
-      errors: [404, 409],
-    },
+    // 404 PLAN_NOT_FOUND (no such plan of this tenant); 409 PLAN_NOT_ACTIVE.
+    operation: operation(
+      'adoption',
+      'renewSuccessPlan',
+      'Renew a success plan; the recomputed state',
+      [404, 409],
+    ),
     handler:
       ({ clients, answers }) =>
       async (request) => {

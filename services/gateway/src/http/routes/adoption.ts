@@ -19,7 +19,7 @@ import {
   riskSignalsResponse,
   stateResponse,
 } from './adoption-response-schemas.js';
-import { registerRoutes, routesOf } from './define-route.js';
+import { operation, registerRoutes, routesOf } from './define-route.js';
 
 const route = routesOf<AdoptionDeps>();
 
@@ -31,12 +31,10 @@ const route = routesOf<AdoptionDeps>();
  * http/answer-cache.ts) while fresh; every write relayed here tells it the tenant changed.
  */
 export const ADOPTION_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/tenant/adoption/state',
+  route('GET /tenant/adoption/state', {
     schema: { response: stateResponse },
     access: ADOPTION_READ,
-    operation: { operationId: 'getAdoptionState', tag: 'adoption', summary: 'The adoption state' },
+    operation: operation('adoption', 'getAdoptionState', 'The adoption state'),
     handler: (deps) =>
       tenantRead(
         deps,
@@ -45,19 +43,17 @@ export const ADOPTION_ROUTES = [
         adoptionStateJson,
       ),
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/adoption/milestones/:key/complete',
+  route('POST /tenant/adoption/milestones/:key/complete', {
     schema: { params: MilestoneKeyParams, body: CompleteBody, response: stateResponse },
     access: managers('moves the rung, health and plans of the whole tenant: a managerial act'),
-    operation: {
-      operationId: 'completeMilestone',
-      tag: 'adoption',
-      summary: 'Complete a manual milestone; the recomputed state',
-      // 403: unmet dependencies, not applicable, not manual, a capability the tier lacks;
-      // 404 MILESTONE_NOT_FOUND; 409 VERSION_CONFLICT with expectedVersion.
-      errors: [403, 404, 409],
-    },
+    // 403: unmet dependencies, not applicable, not manual, a capability the tier lacks;
+    // 404 MILESTONE_NOT_FOUND; 409 VERSION_CONFLICT with expectedVersion.
+    operation: operation(
+      'adoption',
+      'completeMilestone',
+      'Complete a manual milestone; the recomputed state',
+      [403, 404, 409],
+    ),
     handler:
       ({ clients, answers }) =>
       async (request) => {
@@ -76,16 +72,14 @@ export const ADOPTION_ROUTES = [
         return ok(adoptionStateJson(state));
       },
   }),
-  route({
-    method: 'GET',
-    url: '/tenant/adoption/next-best-action',
+  route('GET /tenant/adoption/next-best-action', {
     schema: { response: nextBestActionResponse },
     access: ADOPTION_READ,
-    operation: {
-      operationId: 'getNextBestAction',
-      tag: 'adoption',
-      summary: 'The ranked next milestone, available and locked ones',
-    },
+    operation: operation(
+      'adoption',
+      'getNextBestAction',
+      'The ranked next milestone, available and locked ones',
+    ),
     handler: (deps) =>
       tenantRead(
         deps,
@@ -94,12 +88,10 @@ export const ADOPTION_ROUTES = [
         nextBestActionJson,
       ),
   }),
-  route({
-    method: 'GET',
-    url: '/tenant/adoption/coverage',
+  route('GET /tenant/adoption/coverage', {
     schema: { response: coverageResponse },
     access: ADOPTION_READ,
-    operation: { operationId: 'getCoverage', tag: 'adoption', summary: 'Coverage cells' },
+    operation: operation('adoption', 'getCoverage', 'Coverage cells'),
     handler: (deps) =>
       tenantRead(
         deps,
@@ -108,16 +100,10 @@ export const ADOPTION_ROUTES = [
         (c) => ({ cells: c.cells }),
       ),
   }),
-  route({
-    method: 'GET',
-    url: '/tenant/adoption/risk-signals',
+  route('GET /tenant/adoption/risk-signals', {
     schema: { querystring: RiskSignalsQuery, response: riskSignalsResponse },
     access: ADOPTION_READ,
-    operation: {
-      operationId: 'listRiskSignals',
-      tag: 'adoption',
-      summary: 'Active risk signals, newest first',
-    },
+    operation: operation('adoption', 'listRiskSignals', 'Active risk signals, newest first'),
     handler: (deps) => {
       const limitOf = (query: { limit?: string | undefined }) =>
         query.limit === undefined ? undefined : Number(query.limit);
@@ -135,16 +121,14 @@ export const ADOPTION_ROUTES = [
       );
     },
   }),
-  route({
-    method: 'GET',
-    url: '/tenant/adoption/health-explanation',
+  route('GET /tenant/adoption/health-explanation', {
     schema: { response: healthExplanationResponse },
     access: ADOPTION_READ,
-    operation: {
-      operationId: 'getHealthExplanation',
-      tag: 'adoption',
-      summary: 'How the health score and maturity rung were reached',
-    },
+    operation: operation(
+      'adoption',
+      'getHealthExplanation',
+      'How the health score and maturity rung were reached',
+    ),
     handler: (deps) =>
       tenantRead(
         deps,

@@ -6,7 +6,7 @@ import { managers } from '../auth/access.js';
 import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
 import { wireJson } from '../wire-json.js';
-import { registerRoutes, routesOf } from './define-route.js';
+import { operation, registerRoutes, routesOf } from './define-route.js';
 import { AuditQuery, auditResponse, type AuditEntryJson } from './notifications-schemas.js';
 
 /** An export reads up to 10,000 entries in pages of 100: more than one page's deadline. */
@@ -30,17 +30,14 @@ const route = routesOf<{ clients: ServiceClients }>();
  * table, and the service again. No route changes an entry.
  */
 export const AUDIT_EVENT_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/tenant/audit-events',
+  route('GET /tenant/audit-events', {
     schema: { querystring: AuditQuery, response: auditResponse },
     access: managers('who did what in the company, with addresses (issue 24: OWNER and ADMIN only)'),
-    operation: {
-      operationId: 'listAuditEvents',
-      tag: 'notifications',
-      summary:
-        'The audit log, newest first, filtered by action, actor and time range (≤ 400 days); CSV with format=csv (OWNER or ADMIN)',
-    },
+    operation: operation(
+      'notifications',
+      'listAuditEvents',
+      'The audit log, newest first, filtered by action, actor and time range (≤ 400 days); CSV with format=csv (OWNER or ADMIN)',
+    ),
     handler:
       ({ clients }) =>
       async (request, reply) => {

@@ -30,9 +30,7 @@ const authV1 = (operationId: string, summary: string, errors: readonly (401 | 42
  * Errors are OAuth-style; a wrong email or password is one answer, whichever it was.
  */
 export const AUTH_V1_ROUTES = [
-  route({
-    method: 'POST',
-    url: '/auth/login',
+  route('POST /auth/login', {
     schema: { body: LoginBody, response: loginResponse },
     access: open('credentials in the body; limited per address and per account'),
     // 401 invalid_client (any wrong email or password); 429 the address's or the account's limit.
@@ -54,9 +52,7 @@ export const AUTH_V1_ROUTES = [
       },
   }),
   // The spec does not name the fields; they are login's, for clients that handle both alike.
-  route({
-    method: 'POST',
-    url: '/auth/refresh',
+  route('POST /auth/refresh', {
     schema: { body: RefreshBody, response: refreshResponse },
     access: open('the refresh token is the credential; limited per token'),
     // 401 invalid_token (expired, revoked or reused); 429 the address's or the token's limit.
@@ -77,9 +73,7 @@ export const AUTH_V1_ROUTES = [
       },
   }),
   // 204 like /auth/v2/logout; the session's access tokens are refused from this answer on.
-  route({
-    method: 'POST',
-    url: '/auth/logout',
+  route('POST /auth/logout', {
     access: anyUser('ends the signed-in session the token belongs to'),
     operation: {
       ...authV1('logout', "End the token's session", []),

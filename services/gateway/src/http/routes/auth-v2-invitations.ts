@@ -4,11 +4,15 @@ import { open } from '../auth/access.js';
 import { enforceAddressLimit } from '../auth/address-limits.js';
 import { sessionClientOf } from '../auth/session-client.js';
 import { cookieSessionUser } from '../browser/cookie-user.js';
-import { newCsrfToken, setSessionCookies } from '../browser/session-cookies.js';
 import { ok } from '../envelope.js';
 import { gatewayError } from '../errors/catalogue.js';
 import { sendHttpError } from '../errors/send-http-error.js';
-import { browserOperation, registerBrowserRoutes, type AuthV2Options } from './auth-v2.js';
+import {
+  browserOperation,
+  registerBrowserRoutes,
+  startCookieSession,
+  type AuthV2Options,
+} from './auth-v2.js';
 import { routesOf } from './define-route.js';
 import { AcceptInvitationBody, InvitationTokenBody } from './identity-request-schemas.js';
 import { acceptInvitationResponse, inspectInvitationResponse } from './identity-schemas.js';
@@ -24,9 +28,7 @@ const tokenInUrl = (query: unknown) => Object.hasOwn((query as object | undefine
  * the Origin allowlist and the per-address limit of link redemptions.
  */
 export const INVITATION_ACCEPT_ROUTES = [
-  route({
-    method: 'POST',
-    url: '/auth/v2/invitations/inspect',
+  route('POST /auth/v2/invitations/inspect', {
     schema: { body: InvitationTokenBody, response: inspectInvitationResponse },
     access: open('Origin allowlist; the single-use token is the credential'),
     // 400 INVALID_OR_EXPIRED; 429 per address.
@@ -53,9 +55,7 @@ export const INVITATION_ACCEPT_ROUTES = [
         });
       },
   }),
-  route({
-    method: 'POST',
-    url: '/auth/v2/invitations/accept',
+  route('POST /auth/v2/invitations/accept', {
     schema: { body: AcceptInvitationBody, response: acceptInvitationResponse },
     access: open('Origin allowlist; the single-use token is the credential'),
     // 403 also LIMIT_EXCEEDED (no seat left); 409 ALREADY_MEMBER, LINK_CONFIRMATION_REQUIRED,
@@ -81,11 +81,7 @@ export const INVITATION_ACCEPT_ROUTES = [
         });
         const session = accepted.session!;
         const user = await cookieSessionUser(clients, session.user!, session.accessToken);
-        setSessionCookies(
-          reply,
-          { domain: browser.cookieDomain },
-          { accessToken: session.accessToken, refreshToken: session.refreshToken, csrfToken: newCsrfToken() },
-        );
+        startCookieSession(reply, browser, session);
         return ok({ outcome: 'SIGNED_IN' as const, user });
       },
   }),

@@ -140,9 +140,7 @@ type ProviderRequest<Q> = FastifyRequest<{ Params: { provider: string }; Queryst
  * never a JSON 400.
  */
 export const SSO_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/auth/v2/sso/:provider/start',
+  route('GET /auth/v2/sso/:provider/start', {
     access: open(`${ACCESS_NONE}; single-use state`),
     operation: {
       operationId: 'startSso',
@@ -204,9 +202,7 @@ export const SSO_ROUTES = [
       };
     },
   }),
-  route({
-    method: 'GET',
-    url: '/auth/v2/sso/:provider/callback',
+  route('GET /auth/v2/sso/:provider/callback', {
     access: open(`${ACCESS_NONE}; state, PKCE and ID-token checks`),
     operation: {
       operationId: 'finishSso',

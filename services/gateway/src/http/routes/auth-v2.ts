@@ -44,6 +44,19 @@ export interface AuthV2Options {
 }
 
 const csrfRefused = () => gatewayError('CSRF_TOKEN_INVALID');
+
+/** A new cookie session (login, a redeemed link, an accepted invitation): its cookies and a fresh CSRF token. */
+export function startCookieSession(
+  reply: FastifyReply,
+  browser: BrowserSessionSettings,
+  session: { readonly accessToken: string; readonly refreshToken: string },
+): void {
+  setSessionCookies(
+    reply,
+    { domain: browser.cookieDomain },
+    { accessToken: session.accessToken, refreshToken: session.refreshToken, csrfToken: newCsrfToken() },
+  );
+}
 const refuse = (reply: FastifyReply, error: HttpError) => sendHttpError(reply, error);
 const route = routesOf<AuthV2Options>();
 
@@ -72,9 +85,7 @@ export const browserOperation = (
  * cookies, also need the double-submit CSRF header.
  */
 export const AUTH_V2_ROUTES = [
-  route({
-    method: 'POST',
-    url: '/auth/v2/login',
+  route('POST /auth/v2/login', {
     schema: { body: LoginBody, response: browserLoginResponse },
     access: open('Origin allowlist; limited per address and per account'),
     // 401 INVALID_CREDENTIALS; 429 the address's or the account's limit.
@@ -98,21 +109,11 @@ export const AUTH_V2_ROUTES = [
           }),
         );
         const user = await cookieSessionUser(clients, session.user!, session.accessToken);
-        setSessionCookies(
-          reply,
-          { domain: browser.cookieDomain },
-          {
-            accessToken: session.accessToken,
-            refreshToken: session.refreshToken,
-            csrfToken: newCsrfToken(),
-          },
-        );
+        startCookieSession(reply, browser, session);
         return ok({ user });
       },
   }),
-  route({
-    method: 'POST',
-    url: '/auth/v2/refresh',
+  route('POST /auth/v2/refresh', {
     access: open('Origin allowlist, refresh cookie and CSRF header'),
     // 401 REFRESH_TOKEN_INVALID; 403 also CSRF_TOKEN_INVALID; 429 the address's or the token's limit.
     operation: browserOperation(
@@ -152,9 +153,7 @@ export const AUTH_V2_ROUTES = [
   // Idempotent: without cookies (or with dead ones) it still answers 204 and clears them. Both
   // cookies are ended on their own: an invalid, expired or foreign svc_session must not leave
   // the refresh family in svc_refresh alive. A 503 keeps the cookies, so logout can be retried.
-  route({
-    method: 'POST',
-    url: '/auth/v2/logout',
+  route('POST /auth/v2/logout', {
     access: open('Origin allowlist and CSRF header; idempotent'),
     // 403 also CSRF_TOKEN_INVALID.
     operation: browserOperation(

@@ -11,9 +11,7 @@ describe('a route declaration', () => {
   it('does not type-check without an access decision', () => {
     const declare = () =>
       // @ts-expect-error: `access` is required: no route exists without a decision.
-      route({
-        method: 'GET',
-        url: '/nothing-decided',
+      route('GET /nothing-decided', {
         operation: { hidden: 'a test' },
         handler: () => async () => 'nothing',
       });
@@ -34,9 +32,7 @@ describe('a route declaration', () => {
 
   it('is registered with its handler built from the group dependencies, HEAD following GET', async () => {
     const app = Fastify();
-    const hello = route({
-      method: 'GET',
-      url: '/hello',
+    const hello = route('GET /hello', {
       access: open('a test'),
       operation: { hidden: 'a test' },
       handler:

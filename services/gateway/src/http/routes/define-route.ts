@@ -57,16 +57,17 @@ export interface HiddenOperation {
   readonly hidden: string;
 }
 
+/** A route's key: `METHOD /path` under /api/v1, with Fastify's `:param` syntax. */
+export type RouteKeyOf = `${HttpMethod} /${string}`;
+
 /**
- * One endpoint, declared once: its method and path under /api/v1, its schemas, who may call it
- * (`access`, required: a declaration without one does not type-check), what the document says
- * of it, and its handler, built from the group's dependencies when the group registers. The
- * route table (auth/route-table.ts) and the document's operations (openapi/operations.ts) are
- * built from the same declarations (routes/all-routes.ts).
+ * One endpoint, declared once under its key (`METHOD /path` under /api/v1): its schemas, who
+ * may call it (`access`, required: a declaration without one does not type-check), what the
+ * document says of it, and its handler, built from the group's dependencies when the group
+ * registers. The route table (auth/route-table.ts) and the document's operations
+ * (openapi/operations.ts) are built from the same declarations (routes/all-routes.ts).
  */
-export interface RouteDeclaration<Deps, M extends HttpMethod, U extends string, S extends FastifySchema> {
-  readonly method: M;
-  readonly url: U;
+export interface RouteDeclaration<Deps, S extends FastifySchema> {
   readonly schema?: S;
   readonly access: RouteAccess;
   readonly operation: RouteOperation | HiddenOperation;
@@ -83,9 +84,10 @@ export interface ConfiguredOptions {
 }
 
 /** A declaration as the registrar and the tables see it: its schema types no longer needed. */
-export interface Route<Deps = never, M extends HttpMethod = HttpMethod, U extends string = string> {
-  readonly method: M;
-  readonly url: U;
+export interface Route<Deps = never, K extends RouteKeyOf = RouteKeyOf> {
+  readonly key: K;
+  readonly method: HttpMethod;
+  readonly url: string;
   readonly schema?: FastifySchema;
   readonly access: RouteAccess;
   readonly operation: RouteOperation | HiddenOperation;
@@ -95,15 +97,32 @@ export interface Route<Deps = never, M extends HttpMethod = HttpMethod, U extend
 
 /**
  * `defineRoute` for a group of routes that share `Deps` (what their handlers are built from):
- * `const route = routesOf<AdoptionDeps>()`, then `route({ method, url, ... })`.
+ * `const route = routesOf<AdoptionDeps>()`, then `route('GET /tenant/adoption/state', { ... })`.
  */
 export function routesOf<Deps>() {
-  return <M extends HttpMethod, U extends string, S extends FastifySchema = FastifySchema>(
-    declaration: RouteDeclaration<Deps, M, U, S>,
-  ): Route<Deps, M, U> =>
+  return <K extends RouteKeyOf, S extends FastifySchema = FastifySchema>(
+    key: K,
+    declaration: RouteDeclaration<Deps, S>,
+  ): Route<Deps, K> => {
+    const space = key.indexOf(' ');
+    const method = key.slice(0, space) as HttpMethod;
     // The schema's types served the handler's; Fastify checks the schemas themselves at run time.
-    declaration as unknown as Route<Deps, M, U>;
+    const erased = declaration as unknown as Omit<Route<Deps, K>, 'key' | 'method' | 'url'>;
+    return { ...erased, key, method, url: key.slice(space + 1) };
+  };
 }
+
+/**
+ * What the document says of a route: its id, tag and summary, the statuses its own checks and
+ * its service answer (beyond every route's, openapi/operations.ts), and answers with no schema.
+ */
+export const operation = (
+  tag: Tag,
+  operationId: string,
+  summary: string,
+  errors: readonly ErrorStatus[] = [],
+  extraResponses?: RouteOperation['extraResponses'],
+): RouteOperation => ({ operationId, tag, summary, errors, ...(extraResponses ? { extraResponses } : {}) });
 
 /** Whether a declaration is left out of the document. */
 export const isHidden = (operation: RouteOperation | HiddenOperation): operation is HiddenOperation =>

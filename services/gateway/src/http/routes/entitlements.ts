@@ -22,7 +22,7 @@ import { callerOf } from '../auth/caller.js';
 import type { AnswerCache } from '../answer-cache.js';
 import { jsonBodyMemo } from '../reply-json-memo.js';
 import { sendTenantAnswer } from '../tenant-answer.js';
-import { registerRoutes, routesOf } from './define-route.js';
+import { operation, registerRoutes, routesOf } from './define-route.js';
 
 export interface EntitlementRoutesOptions {
   readonly clients: ServiceClients;
@@ -46,12 +46,10 @@ const ask = anyToken;
  * serialised answers (http/reply-json-memo.ts) and the tenant's answers while fresh.
  */
 export const ENTITLEMENT_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/entitlements/usage',
+  route('GET /entitlements/usage', {
     schema: { response: usageResponse },
     access: ask('quota of the tenant; integrations check it before bulk work'),
-    operation: { operationId: 'getUsage', tag: 'entitlements', summary: 'The usage report' },
+    operation: operation('entitlements', 'getUsage', 'The usage report'),
     handler: ({ clients, apiRequestCounts, answers }) => {
       const usageBody = jsonBodyMemo<UsageReport__Output>();
       return async (request, reply) => {
@@ -69,16 +67,10 @@ export const ENTITLEMENT_ROUTES = [
     },
   }),
   // A refusal is an answer: 200 with `success: true` and `allowed: false` (spec).
-  route({
-    method: 'POST',
-    url: '/entitlements/can',
+  route('POST /entitlements/can', {
     schema: { body: CanBody, response: canResponse },
     access: ask('a question, changes nothing; integrations ask it before imports'),
-    operation: {
-      operationId: 'can',
-      tag: 'entitlements',
-      summary: 'May the tenant do this? (200 even when not)',
-    },
+    operation: operation('entitlements', 'can', 'May the tenant do this? (200 even when not)'),
     handler: ({ clients, answers }) => {
       const canBody = jsonBodyMemo<CanDecision__Output>();
       return async (request, reply) => {
@@ -97,16 +89,14 @@ export const ENTITLEMENT_ROUTES = [
       };
     },
   }),
-  route({
-    method: 'GET',
-    url: '/entitlements/upgrade-context',
+  route('GET /entitlements/upgrade-context', {
     schema: { querystring: UpgradeContextQuery, response: upgradeContextResponse },
     access: ask('what a higher tier would add; changes nothing'),
-    operation: {
-      operationId: 'getUpgradeContext',
-      tag: 'entitlements',
-      summary: 'What an upgrade would unlock for a capability',
-    },
+    operation: operation(
+      'entitlements',
+      'getUpgradeContext',
+      'What an upgrade would unlock for a capability',
+    ),
     handler: ({ clients, answers }) => {
       const upgradeContextBody = jsonBodyMemo<UpgradeContext__Output>();
       return async (request, reply) => {

@@ -7,7 +7,7 @@ import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
 import { gatewayError, rateLimitExceeded } from '../errors/catalogue.js';
 import { sendHttpError } from '../errors/send-http-error.js';
-import { registerRoutes, routesOf } from './define-route.js';
+import { operation, registerRoutes, routesOf } from './define-route.js';
 import { serveEventStream, type EventStreams, type StreamPage } from './event-stream.js';
 import { EventsQuery, eventsResponse, type EventJson } from './notifications-schemas.js';
 
@@ -31,17 +31,14 @@ const route = routesOf<EventsFeedDeps>();
  * tenant: members watch their journey, integrators poll with client credentials.
  */
 export const EVENTS_FEED_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/tenant/events',
+  route('GET /tenant/events', {
     schema: { querystring: EventsQuery, response: eventsResponse },
     access: anyToken("the tenant's own events: members watch their journey, integrators poll"),
-    operation: {
-      operationId: 'listEvents',
-      tag: 'notifications',
-      summary:
-        "The tenant's events after a cursor, oldest first, kept 30 days; server-sent events with Accept: text/event-stream (429 over the open-stream cap)",
-    },
+    operation: operation(
+      'notifications',
+      'listEvents',
+      "The tenant's events after a cursor, oldest first, kept 30 days; server-sent events with Accept: text/event-stream (429 over the open-stream cap)",
+    ),
     handler:
       ({ clients, streams }) =>
       async (request, reply) => {

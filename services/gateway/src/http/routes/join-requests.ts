@@ -7,14 +7,8 @@ import { JoinRequestParams } from './identity-request-schemas.js';
 import { approveJoinRequestResponse, listJoinRequestsResponse } from './identity-schemas.js';
 import { rejectJoinRequestResponse } from './member-schemas.js';
 import { seatLimitError } from './seat-limit.js';
+import { operation } from './define-route.js';
 import { clientsRoute as route } from './team-deps.js';
-
-const tenant = (operationId: string, summary: string, errors: readonly (404 | 409)[] = []) => ({
-  operationId,
-  tag: 'tenant' as const,
-  summary,
-  errors,
-});
 
 /**
  * Join requests of the caller's tenant (sign-ups from a domain that gates joins): an OWNER or
@@ -22,12 +16,10 @@ const tenant = (operationId: string, summary: string, errors: readonly (404 | 40
  * context when none is left) or rejects one; identity checks the role again.
  */
 export const JOIN_REQUEST_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/tenant/join-requests',
+  route('GET /tenant/join-requests', {
     schema: { response: listJoinRequestsResponse },
     access: managers('who asks to join the company'),
-    operation: tenant('listJoinRequests', 'Pending join requests (OWNER or ADMIN)'),
+    operation: operation('tenant', 'listJoinRequests', 'Pending join requests (OWNER or ADMIN)'),
     handler:
       ({ clients }) =>
       async (request) => {
@@ -40,13 +32,11 @@ export const JOIN_REQUEST_ROUTES = [
         return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
       },
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/join-requests/:id/approve',
+  route('POST /tenant/join-requests/:id/approve', {
     schema: { params: JoinRequestParams, response: approveJoinRequestResponse },
     access: managers('admits a user to the company (takes a seat)'),
     // 404 JOIN_REQUEST_NOT_FOUND (none pending with that id in this tenant).
-    operation: tenant('approveJoinRequest', 'Approve a join request (OWNER or ADMIN)', [404]),
+    operation: operation('tenant', 'approveJoinRequest', 'Approve a join request (OWNER or ADMIN)', [404]),
     handler:
       ({ clients }) =>
       async (request, reply) => {
@@ -67,12 +57,15 @@ export const JOIN_REQUEST_ROUTES = [
         }
       },
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/join-requests/:id/reject',
+  route('POST /tenant/join-requests/:id/reject', {
     schema: { params: JoinRequestParams, response: rejectJoinRequestResponse },
     access: managers('turns a join request down'),
-    operation: tenant('rejectJoinRequest', 'Reject a pending join request (OWNER or ADMIN)', [404]),
+    operation: operation(
+      'tenant',
+      'rejectJoinRequest',
+      'Reject a pending join request (OWNER or ADMIN)',
+      [404],
+    ),
     handler:
       ({ clients }) =>
       async (request) => {

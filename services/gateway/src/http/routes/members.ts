@@ -6,6 +6,7 @@ import { wireJson } from '../wire-json.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 import { ChangeRoleBody, listMembersResponse, MemberParams, memberResponse } from './member-schemas.js';
 import { seatLimitError } from './seat-limit.js';
+import { operation } from './define-route.js';
 import { clientsRoute as route, manageTeam } from './team-deps.js';
 
 const memberJson = (m: Member__Output) => ({
@@ -14,25 +15,20 @@ const memberJson = (m: Member__Output) => ({
   status: m.status as 'ACTIVE' | 'DEACTIVATED',
 });
 
-const team = (operationId: string, summary: string, errors: readonly (404 | 409)[] = []) => ({
-  operationId,
-  tag: 'tenant' as const,
-  summary,
-  errors,
-});
-
 /**
  * The team of the caller's tenant (OWNER or ADMIN; identity checks again, and decides who may
  * change whom: 403 FORBIDDEN_ROLE): list, change a role, deactivate, reactivate. Another
  * tenant's user is 404 USER_NOT_FOUND; the last active OWNER stays (409 LAST_OWNER).
  */
 export const MEMBER_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/tenant/members',
+  route('GET /tenant/members', {
     schema: { response: listMembersResponse },
     access: manageTeam(),
-    operation: team('listMembers', 'Members of the tenant: role, status, last sign-in (OWNER or ADMIN)'),
+    operation: operation(
+      'tenant',
+      'listMembers',
+      'Members of the tenant: role, status, last sign-in (OWNER or ADMIN)',
+    ),
     handler:
       ({ clients }) =>
       async (request) => {
@@ -40,12 +36,11 @@ export const MEMBER_ROUTES = [
         return ok({ members: listed.members.map(memberJson) });
       },
   }),
-  route({
-    method: 'PATCH',
-    url: '/tenant/members/:userId',
+  route('PATCH /tenant/members/:userId', {
     schema: { params: MemberParams, body: ChangeRoleBody, response: memberResponse },
     access: manageTeam('identity: an ADMIN never touches an OWNER'),
-    operation: team(
+    operation: operation(
+      'tenant',
       'changeMemberRole',
       "Change a member's role; 409 LAST_OWNER, 403 FORBIDDEN_ROLE (OWNER or ADMIN)",
       [404, 409],
@@ -58,12 +53,11 @@ export const MEMBER_ROUTES = [
         return ok({ member: memberJson(member) });
       },
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/members/:userId/deactivate',
+  route('POST /tenant/members/:userId/deactivate', {
     schema: { params: MemberParams, response: memberResponse },
     access: manageTeam('ends their sessions, frees the seat'),
-    operation: team(
+    operation: operation(
+      'tenant',
       'deactivateMember',
       'Deactivate a member: sessions end, the seat is freed (OWNER or ADMIN)',
       [404, 409],
@@ -76,12 +70,11 @@ export const MEMBER_ROUTES = [
         return ok({ member: memberJson(member) });
       },
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/members/:userId/reactivate',
+  route('POST /tenant/members/:userId/reactivate', {
     schema: { params: MemberParams, response: memberResponse },
     access: manageTeam('takes a seat'),
-    operation: team(
+    operation: operation(
+      'tenant',
       'reactivateMember',
       'Reactivate a member: takes a seat, 403 LIMIT_EXCEEDED when none is left (OWNER or ADMIN)',
       [404],

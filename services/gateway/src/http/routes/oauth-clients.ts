@@ -6,6 +6,7 @@ import { ok } from '../envelope.js';
 import { noContent } from '../openapi/responses.js';
 import { ClientParams, CreateClientBody } from './identity-request-schemas.js';
 import { createClientResponse, listClientsResponse, rotateClientResponse } from './identity-schemas.js';
+import { operation } from './define-route.js';
 import { clientsRoute as route } from './team-deps.js';
 
 const clientJson = (client: OAuthClient__Output) => ({
@@ -17,12 +18,6 @@ const clientJson = (client: OAuthClient__Output) => ({
 });
 
 const CLIENTS = 'API access (spec: created by an Owner or Admin); a client token would escalate itself';
-const oauth = (operationId: string, summary: string, errors: readonly (404 | 409)[] = []) => ({
-  operationId,
-  tag: 'oauth' as const,
-  summary,
-  errors,
-});
 
 /**
  * `POST /oauth/clients`, `GET /oauth/clients`, `DELETE /oauth/clients/{clientId}` and the spec's
@@ -31,13 +26,11 @@ const oauth = (operationId: string, summary: string, errors: readonly (404 | 409
  * (identity checks again); another tenant's client is 404 OAUTH_CLIENT_NOT_FOUND.
  */
 export const OAUTH_CLIENT_ROUTES = [
-  route({
-    method: 'POST',
-    url: '/oauth/clients',
+  route('POST /oauth/clients', {
     schema: { body: CreateClientBody, response: createClientResponse },
     access: managers(CLIENTS),
     // 404 TENANT_NOT_FOUND: a token outliving its tenant.
-    operation: oauth('createOAuthClient', 'Create an OAuth client (OWNER or ADMIN)', [404]),
+    operation: operation('oauth', 'createOAuthClient', 'Create an OAuth client (OWNER or ADMIN)', [404]),
     handler:
       ({ clients }) =>
       async (request, reply) => {
@@ -49,12 +42,10 @@ export const OAUTH_CLIENT_ROUTES = [
           .send(ok({ ...clientJson(created.client!), clientSecret: created.clientSecret }));
       },
   }),
-  route({
-    method: 'GET',
-    url: '/oauth/clients',
+  route('GET /oauth/clients', {
     schema: { response: listClientsResponse },
     access: managers(CLIENTS),
-    operation: oauth('listOAuthClients', "The tenant's OAuth clients (OWNER or ADMIN)"),
+    operation: operation('oauth', 'listOAuthClients', "The tenant's OAuth clients (OWNER or ADMIN)"),
     handler:
       ({ clients }) =>
       async (request) => {
@@ -67,13 +58,11 @@ export const OAUTH_CLIENT_ROUTES = [
         return ok({ clients: listed.clients.map(clientJson) });
       },
   }),
-  route({
-    method: 'DELETE',
-    url: '/oauth/clients/:clientId',
+  route('DELETE /oauth/clients/:clientId', {
     schema: { params: ClientParams },
     access: managers(CLIENTS),
     operation: {
-      ...oauth('deleteOAuthClient', 'Delete an OAuth client (OWNER or ADMIN)', [404]),
+      ...operation('oauth', 'deleteOAuthClient', 'Delete an OAuth client (OWNER or ADMIN)', [404]),
       extraResponses: noContent('Deleted'),
     },
     handler:
@@ -84,13 +73,16 @@ export const OAUTH_CLIENT_ROUTES = [
         return reply.status(204).send();
       },
   }),
-  route({
-    method: 'POST',
-    url: '/oauth/clients/:clientId/rotate',
+  route('POST /oauth/clients/:clientId/rotate', {
     schema: { params: ClientParams, response: rotateClientResponse },
     access: managers(`${CLIENTS}; never the client's own token`),
     // 409 OAUTH_CLIENT_ROTATION_CONFLICT: another rotation at the same time.
-    operation: oauth('rotateOAuthClientSecret', 'A new client secret; the old one stops working', [404, 409]),
+    operation: operation(
+      'oauth',
+      'rotateOAuthClientSecret',
+      'A new client secret; the old one stops working',
+      [404, 409],
+    ),
     handler:
       ({ clients }) =>
       async (request, reply) => {

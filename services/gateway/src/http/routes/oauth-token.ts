@@ -24,9 +24,7 @@ const route = routesOf<TokenDeps>();
  * RFC 6749's, not the API envelope: `{ access_token, token_type, expires_in, scope }`.
  */
 export const OAUTH_TOKEN_ROUTES = [
-  route({
-    method: 'POST',
-    url: '/oauth/token',
+  route('POST /oauth/token', {
     access: open('client credentials in the body; limited per client'),
     operation: {
       operationId: 'issueClientToken',

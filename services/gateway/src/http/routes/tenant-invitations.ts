@@ -25,9 +25,7 @@ export const invitationJson = (invitation: Invitation__Output) => ({
  * does not invite an OWNER: 403 FORBIDDEN_ROLE).
  */
 export const TENANT_INVITATION_ROUTES = [
-  route({
-    method: 'POST',
-    url: '/tenant/invitations',
+  route('POST /tenant/invitations', {
     schema: { body: CreateInvitationBody, response: createInvitationResponse },
     access: managers('invites a user into the company (an ADMIN not an OWNER)'),
     operation: {
@@ -46,9 +44,7 @@ export const TENANT_INVITATION_ROUTES = [
         return reply.status(201).send(ok({ invitation: invitationJson(created) }));
       },
   }),
-  route({
-    method: 'GET',
-    url: '/tenant/invitations',
+  route('GET /tenant/invitations', {
     schema: { response: listInvitationsResponse },
     access: managers('who was invited into the company'),
     operation: {
@@ -64,9 +60,7 @@ export const TENANT_INVITATION_ROUTES = [
         return ok({ invitations: listed.invitations.map(invitationJson) });
       },
   }),
-  route({
-    method: 'DELETE',
-    url: '/tenant/invitations/:id',
+  route('DELETE /tenant/invitations/:id', {
     schema: { params: InvitationParams },
     access: managers('withdraws an invitation'),
     operation: {

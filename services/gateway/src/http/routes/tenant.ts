@@ -6,7 +6,7 @@ import { anyToken } from '../auth/access.js';
 import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
 import { Envelope } from '../typebox.js';
-import { registerRoutes, routesOf } from './define-route.js';
+import { operation, registerRoutes, routesOf } from './define-route.js';
 
 const tenantResponse = {
   200: Envelope(
@@ -26,18 +26,11 @@ const route = routesOf<{ clients: ServiceClients }>();
  * (`{ id, name, slug, subscriptionTier }`): identity owns the tenant, entitlements its tier.
  */
 export const TENANT_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/tenant',
+  route('GET /tenant', {
     schema: { response: tenantResponse },
     access: anyToken("the caller's own company (id, name, slug, tier)"),
     // 404 TENANT_NOT_FOUND: a token outliving its tenant.
-    operation: {
-      operationId: 'getTenant',
-      tag: 'tenant',
-      summary: "The caller's tenant and tier",
-      errors: [404],
-    },
+    operation: operation('tenant', 'getTenant', "The caller's tenant and tier", [404]),
     handler:
       ({ clients }) =>
       async (request) => {

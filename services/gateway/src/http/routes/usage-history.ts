@@ -6,7 +6,7 @@ import type { ServiceClients } from '../../clients.js';
 import { anyToken } from '../auth/access.js';
 import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
-import { registerRoutes, routesOf } from './define-route.js';
+import { operation, registerRoutes, routesOf } from './define-route.js';
 import { UsageHistoryQuery, usageHistoryResponse, type UsageHistoryJson } from './usage-history-schemas.js';
 
 export interface UsageHistoryRoutesOptions {
@@ -23,16 +23,14 @@ const route = routesOf<UsageHistoryRoutesOptions>();
  * of the tenant may read it, like the usage report; the tenant is the verified token's.
  */
 export const USAGE_HISTORY_ROUTES = [
-  route({
-    method: 'GET',
-    url: '/entitlements/usage/history',
+  route('GET /entitlements/usage/history', {
     schema: { querystring: UsageHistoryQuery, response: usageHistoryResponse },
     access: anyToken('past points of the usage report; changes nothing'),
-    operation: {
-      operationId: 'getUsageHistory',
-      tag: 'entitlements',
-      summary: 'Daily or monthly points of a limit or of API requests, 13 months kept (JSON or CSV)',
-    },
+    operation: operation(
+      'entitlements',
+      'getUsageHistory',
+      'Daily or monthly points of a limit or of API requests, 13 months kept (JSON or CSV)',
+    ),
     handler:
       ({ clients, apiRequestCounts }) =>
       async (request, reply) => {

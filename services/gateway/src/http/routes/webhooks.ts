@@ -12,7 +12,7 @@ import { ok } from '../envelope.js';
 import { wireJson } from '../wire-json.js';
 import type { ErrorStatus } from '../openapi/error-responses.js';
 import { noContent } from '../openapi/responses.js';
-import { registerRoutes, routesOf } from './define-route.js';
+import { operation, registerRoutes, routesOf } from './define-route.js';
 import {
   CreateWebhookBody,
   DeliveriesQuery,
@@ -49,12 +49,6 @@ const auth = (request: Parameters<typeof callerOf>[0]) => ({
   authorization: callerOf(request).authorization,
 });
 const route = routesOf<{ clients: ServiceClients }>();
-const webhook = (operationId: string, summary: string, errors: readonly ErrorStatus[] = []) => ({
-  operationId,
-  tag: 'notifications' as const,
-  summary,
-  errors,
-});
 /** Another tenant's endpoint or delivery, or none: 404 ENDPOINT_NOT_FOUND / DELIVERY_NOT_FOUND. */
 const NOT_FOUND: readonly ErrorStatus[] = [404];
 
@@ -65,12 +59,11 @@ const NOT_FOUND: readonly ErrorStatus[] = [404];
  * NOT_FOUND there and changes nothing.
  */
 export const WEBHOOK_ROUTES = [
-  route({
-    method: 'POST',
-    url: '/tenant/webhooks',
+  route('POST /tenant/webhooks', {
     schema: { body: CreateWebhookBody, response: createWebhookResponse },
     access: manage(),
-    operation: webhook(
+    operation: operation(
+      'notifications',
       'createWebhook',
       'Register a webhook endpoint; its `whsec_` secret is in this answer only (OWNER or ADMIN)',
     ),
@@ -90,12 +83,14 @@ export const WEBHOOK_ROUTES = [
           .send(ok({ webhook: webhookJson(created.endpoint!), secret: created.secret }));
       },
   }),
-  route({
-    method: 'GET',
-    url: '/tenant/webhooks',
+  route('GET /tenant/webhooks', {
     schema: { response: listWebhooksResponse },
     access: manage(),
-    operation: webhook('listWebhooks', "The tenant's webhook endpoints, never a secret (OWNER or ADMIN)"),
+    operation: operation(
+      'notifications',
+      'listWebhooks',
+      "The tenant's webhook endpoints, never a secret (OWNER or ADMIN)",
+    ),
     handler:
       ({ clients }) =>
       async (request) => {
@@ -103,12 +98,10 @@ export const WEBHOOK_ROUTES = [
         return ok({ webhooks: listed.endpoints.map(webhookJson) });
       },
   }),
-  route({
-    method: 'GET',
-    url: '/tenant/webhooks/:id',
+  route('GET /tenant/webhooks/:id', {
     schema: { params: WebhookParams, response: webhookResponse },
     access: manage(),
-    operation: webhook('getWebhook', 'One webhook endpoint (OWNER or ADMIN)', NOT_FOUND),
+    operation: operation('notifications', 'getWebhook', 'One webhook endpoint (OWNER or ADMIN)', NOT_FOUND),
     handler:
       ({ clients }) =>
       async (request) => {
@@ -117,12 +110,11 @@ export const WEBHOOK_ROUTES = [
         return ok({ webhook: webhookJson(endpoint) });
       },
   }),
-  route({
-    method: 'PATCH',
-    url: '/tenant/webhooks/:id',
+  route('PATCH /tenant/webhooks/:id', {
     schema: { params: WebhookParams, body: UpdateWebhookBody, response: webhookResponse },
     access: manage(),
-    operation: webhook(
+    operation: operation(
+      'notifications',
       'updateWebhook',
       'Change the subscribed types and/or enable or disable an endpoint (OWNER or ADMIN)',
       NOT_FOUND,
@@ -145,13 +137,16 @@ export const WEBHOOK_ROUTES = [
         return ok({ webhook: webhookJson(updated) });
       },
   }),
-  route({
-    method: 'DELETE',
-    url: '/tenant/webhooks/:id',
+  route('DELETE /tenant/webhooks/:id', {
     schema: { params: WebhookParams },
     access: manage(),
     operation: {
-      ...webhook('deleteWebhook', 'Delete an endpoint; its queued deliveries are dropped', NOT_FOUND),
+      ...operation(
+        'notifications',
+        'deleteWebhook',
+        'Delete an endpoint; its queued deliveries are dropped',
+        NOT_FOUND,
+      ),
       extraResponses: noContent('Deleted'),
     },
     handler:
@@ -162,12 +157,11 @@ export const WEBHOOK_ROUTES = [
         return reply.status(204).send();
       },
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/webhooks/:id/rotate-secret',
+  route('POST /tenant/webhooks/:id/rotate-secret', {
     schema: { params: WebhookParams, response: rotateWebhookResponse },
     access: manage('the new secret is in the answer'),
-    operation: webhook(
+    operation: operation(
+      'notifications',
       'rotateWebhookSecret',
       'A new secret (shown once); the old one keeps signing beside it for 24 h',
       NOT_FOUND,
@@ -181,13 +175,12 @@ export const WEBHOOK_ROUTES = [
         return ok({ secret: rotated.secret, previousSecretExpiresAt: rotated.previousExpiresAt });
       },
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/webhooks/:id/test',
+  route('POST /tenant/webhooks/:id/test', {
     schema: { params: WebhookParams, response: testWebhookResponse },
     access: manage('sends a signed request to its URL'),
     // 409 ENDPOINT_DISABLED.
-    operation: webhook(
+    operation: operation(
+      'notifications',
       'sendTestWebhook',
       'Queue a signed `webhook.test` event to this endpoint now; 409 ENDPOINT_DISABLED when disabled',
       [404, 409],
@@ -200,12 +193,11 @@ export const WEBHOOK_ROUTES = [
         return reply.status(202).send(ok({ delivery: deliveryJson(delivery) }));
       },
   }),
-  route({
-    method: 'GET',
-    url: '/tenant/webhooks/:id/deliveries',
+  route('GET /tenant/webhooks/:id/deliveries', {
     schema: { params: WebhookParams, querystring: DeliveriesQuery, response: listDeliveriesResponse },
     access: manage('the delivery log'),
-    operation: webhook(
+    operation: operation(
+      'notifications',
       'listWebhookDeliveries',
       "An endpoint's latest deliveries, newest first (OWNER or ADMIN)",
       NOT_FOUND,
@@ -218,12 +210,11 @@ export const WEBHOOK_ROUTES = [
         return ok({ deliveries: listed.deliveries.map(deliveryJson) });
       },
   }),
-  route({
-    method: 'GET',
-    url: '/tenant/webhooks/deliveries/:deliveryId/attempts',
+  route('GET /tenant/webhooks/deliveries/:deliveryId/attempts', {
     schema: { params: DeliveryParams, response: listAttemptsResponse },
     access: manage('the delivery log'),
-    operation: webhook(
+    operation: operation(
+      'notifications',
       'listWebhookDeliveryAttempts',
       'Every attempt of a delivery: status, error, latency, next retry (OWNER or ADMIN)',
       NOT_FOUND,
@@ -236,13 +227,16 @@ export const WEBHOOK_ROUTES = [
         return ok({ attempts: listed.attempts.map(attemptJson) });
       },
   }),
-  route({
-    method: 'POST',
-    url: '/tenant/webhooks/deliveries/:deliveryId/replay',
+  route('POST /tenant/webhooks/deliveries/:deliveryId/replay', {
     schema: { params: DeliveryParams },
     access: manage('sends the event again'),
     operation: {
-      ...webhook('replayWebhookDelivery', 'Send a delivery again now, same `webhook-id`', NOT_FOUND),
+      ...operation(
+        'notifications',
+        'replayWebhookDelivery',
+        'Send a delivery again now, same `webhook-id`',
+        NOT_FOUND,
+      ),
       extraResponses: { 202: { description: 'Queued', type: 'null' } },
     },
     handler:
