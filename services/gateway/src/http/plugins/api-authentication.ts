@@ -38,9 +38,10 @@ const REFUSED = 'The access token is expired, malformed or revoked';
 
 /**
  * Authentication of the whole API scope, registered once (inside the `/api/v1` plugin). As each
- * route registers, the route table (http/auth/route-table.ts, the one list) gives it its decision;
- * a route without one, or one that writes its own, stops the gateway from building (an endpoint
- * nobody decided on must not exist, and a test that builds the app finds it). On every request
+ * route registers, the route table (http/auth/route-table.ts, built from the routes'
+ * declarations) gives it its decision; a route without one, or one that writes its own, stops
+ * the gateway from building (an endpoint nobody decided on must not exist, and a test that
+ * builds the app finds it). On every request
  * one onRequest hook then refuses ambiguous credentials on every route (two Authorization
  * headers, or a bearer with the session cookie: 400 invalid_request, auth/ambiguous-credentials.ts),
  * lets `public` routes pass and authenticates every other one: the bearer
