@@ -40,3 +40,8 @@ export function callerOf(request: FastifyRequest): Caller {
 export function callerIfAuthenticated(request: FastifyRequest): Caller | undefined {
   return callers.get(request);
 }
+
+/** The call settings that forward the caller's token to a service (every service verifies it again). */
+export function forwardedAuth(request: FastifyRequest): { authorization: string } {
+  return { authorization: callerOf(request).authorization };
+}

@@ -2,7 +2,8 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { closedObjects } from './closed-objects.js';
 import { rateLimitHeaders } from './error-bodies.js';
 import { errorResponses } from './error-responses.js';
-import { OPERATIONS, TAGS, operationKey, type OperationDoc } from './operations.js';
+import { OPERATIONS, operationKey, type OperationDoc } from './operations.js';
+import { TAGS } from './tags.js';
 import { PARAMETER_EXAMPLES, REQUEST_EXAMPLES } from './request-examples.js';
 
 /** The spec's scopes ("OAuth 2.0 client credentials"). */
@@ -128,7 +129,7 @@ export function documentPath(url: string): string {
 /**
  * Adds what Fastify's schemas do not carry to one route's operation: id, tag, summary,
  * security, and a response for every error status it can answer, in the body its error edge
- * uses. A route missing from OPERATIONS is left as Fastify describes it (the test catches it).
+ * uses. A route without a declaration is left as Fastify describes it (the test catches it).
  */
 export function transformRoute({ schema, url, route }: { schema: unknown; url: string; route: RouteLike }): {
   schema: Record<string, unknown>;
@@ -138,7 +139,7 @@ export function transformRoute({ schema, url, route }: { schema: unknown; url: s
   const base = (schema ?? {}) as Record<string, unknown>;
   // The probes (/healthz, /readyz) live outside the API's base URL: the operator's, not the API's.
   if (!url.startsWith(`${API_SERVER_URL}/`)) return { schema: { ...base, hide: true }, url };
-  const doc = OPERATIONS[operationKey(method, url)];
+  const doc = OPERATIONS[operationKey(method, documentPath(url))];
   if (!doc) return { schema: base, url: documentPath(url) };
   const success = withRateLimitHeaders(
     { ...(closedObjects(base['response'] ?? {}) as Record<string, object>), ...(doc.extraResponses ?? {}) },

@@ -14,12 +14,4 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
   await app.register(swagger, openApiOptions(OPENAPI_VERSION));
 });
 
-/**
- * `GET /openapi.json` in the scope it is registered in (the API's, so `/api/v1/openapi.json`).
- * Built once on first request (@fastify/swagger caches it), public like the spec it mirrors.
- */
-export async function openApiRoute(app: FastifyInstance): Promise<void> {
-  app.get('/openapi.json', async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=300').send(app.swagger()),
-  );
-}
+export { OPENAPI_ROUTES, openApiRoute } from './openapi-route.js';

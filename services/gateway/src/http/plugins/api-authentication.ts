@@ -5,7 +5,8 @@ import type { SessionRevocations } from '../../session-revocations.js';
 import { ambiguousCredentials } from '../auth/ambiguous-credentials.js';
 import { rememberCaller } from '../auth/caller.js';
 import { checkRequirement, type AuthRequirement } from '../auth/requirements.js';
-import { routeAccess, type RouteAccess } from '../auth/route-table.js';
+import { RouteTableError, type RouteAccess } from '../auth/access.js';
+import { routeAccess } from '../auth/route-table.js';
 import {
   csrfHeaderMatches,
   isSafeMethod,
@@ -23,15 +24,7 @@ declare module 'fastify' {
   }
 }
 
-/** A route was registered under the API prefix without a decision in the route table. */
-export class RouteTableError extends Error {
-  readonly code: 'ROUTE_WITHOUT_REQUIREMENT' | 'ROUTE_REQUIREMENT_OUTSIDE_TABLE';
-  constructor(code: RouteTableError['code'], message: string) {
-    super(message);
-    this.name = 'RouteTableError';
-    this.code = code;
-  }
-}
+export { RouteTableError } from '../auth/access.js';
 
 export interface ApiAuthenticationOptions {
   readonly prefix: string;
@@ -45,9 +38,10 @@ const REFUSED = 'The access token is expired, malformed or revoked';
 
 /**
  * Authentication of the whole API scope, registered once (inside the `/api/v1` plugin). As each
- * route registers, the route table (http/auth/route-table.ts, the one list) gives it its decision;
- * a route without one, or one that writes its own, stops the gateway from building (an endpoint
- * nobody decided on must not exist, and a test that builds the app finds it). On every request
+ * route registers, the route table (http/auth/route-table.ts, built from the routes'
+ * declarations) gives it its decision; a route without one, or one that writes its own, stops
+ * the gateway from building (an endpoint nobody decided on must not exist, and a test that
+ * builds the app finds it). On every request
  * one onRequest hook then refuses ambiguous credentials on every route (two Authorization
  * headers, or a bearer with the session cookie: 400 invalid_request, auth/ambiguous-credentials.ts),
  * lets `public` routes pass and authenticates every other one: the bearer
@@ -65,13 +59,13 @@ export const apiAuthenticationPlugin = fp(async (app: FastifyInstance, options: 
     if (missing) {
       throw new RouteTableError(
         'ROUTE_WITHOUT_REQUIREMENT',
-        `${missing.method} ${route.url} has no entry in the route table (http/auth/route-table.ts)`,
+        `${missing.method} ${route.url} has no declaration (http/routes/all-routes.ts)`,
       );
     }
     if (route.config?.access !== undefined || route.config?.auth !== undefined) {
       throw new RouteTableError(
         'ROUTE_REQUIREMENT_OUTSIDE_TABLE',
-        `${route.url} sets its own requirement; it belongs in the route table`,
+        `${route.url} sets its own requirement; it belongs in its declaration`,
       );
     }
     route.config = { ...route.config, access: entries[0]!.entry! };

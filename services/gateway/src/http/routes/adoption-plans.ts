@@ -1,78 +1,85 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { SuccessPlanView__Output } from '@tap/contracts';
 import { unaryCall } from '@tap/grpc-kit';
-import type { FastifyInstance } from 'fastify';
-import type { ServiceClients } from '../../clients.js';
+import { managers } from '../auth/access.js';
+import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
 import { adoptionStateJson, successPlanJson } from './adoption-json.js';
+import { ADOPTION_READ, tenantRead, type AdoptionDeps } from './adoption-read.js';
 import { CreatePlanBody, RenewPlanBody } from './adoption-request-schemas.js';
 import { createPlanResponse, getPlanResponse, stateResponse } from './adoption-response-schemas.js';
-import { callerOf } from '../auth/caller.js';
-import type { AnswerCache } from '../answer-cache.js';
-import { jsonBodyMemo } from '../reply-json-memo.js';
-import { sendTenantAnswer } from '../tenant-answer.js';
+import { operation, routesOf } from './define-route.js';
+
+const route = routesOf<AdoptionDeps>();
 
 /**
- * Success-plan endpoints, registered by adoptionRoutes; the route table authenticates them. Create
- * answers 201 with the new plan (the spec leaves the body open); roles and the one-ACTIVE-plan
- * rule are the adoption service's (403 ROLE_FORBIDDEN, 409 PLAN_ALREADY_ACTIVE). The read's answer
- * is kept like adoption's other reads (`answers`); create and renew tell it the tenant changed.
+ * Success-plan endpoints, part of ADOPTION_ROUTES. Create answers 201 with the new plan (the
+ * spec leaves the body open); roles and the one-ACTIVE-plan rule are the adoption service's
+ * (403 ROLE_FORBIDDEN, 409 PLAN_ALREADY_ACTIVE). The read's answer is kept like adoption's
+ * other reads; create and renew tell the cache the tenant changed.
  */
-export async function adoptionPlanRoutes(
-  instance: FastifyInstance,
-  options: { clients: ServiceClients; answers: AnswerCache },
-): Promise<void> {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { adoption } = options.clients;
-  const { answers } = options;
-  const planBody = jsonBodyMemo<SuccessPlanView__Output>();
-
-  app.get(
-    '/tenant/adoption/success-plan',
-    { schema: { response: getPlanResponse } },
-    async (request, reply) => {
-      const { claims, authorization } = callerOf(request);
-      return sendTenantAnswer(reply, answers, claims.tenantId, 'success-plan', async () => {
-        const view = await unaryCall(adoption, 'GetSuccessPlan', {}, { authorization });
-        return planBody(reply, view, (v) => ok(v.plan ? successPlanJson(v.plan) : null));
-      });
-    },
-  );
-
-  app.post(
-    '/tenant/adoption/success-plan',
-    { schema: { body: CreatePlanBody, response: createPlanResponse } },
-    async (request, reply) => {
-      const { title, targetDate, objectives } = request.body;
-      const { claims, authorization } = callerOf(request);
-      const plan = await unaryCall(
-        adoption,
-        'CreateSuccessPlan',
-        // `met` is not forwarded: it is computed from the milestones, never taken from a caller.
-        {
-          title,
-          targetDate,
-          objectives: objectives.map((o) => ({ label: o.label, milestoneKeys: o.milestoneKeys })),
-        },
-        { authorization },
-      ).finally(() => answers.changed(claims.tenantId));
-      return reply.status(201).send(ok(successPlanJson(plan)));
-    },
-  );
-
-  app.post(
-    '/tenant/adoption/success-plan/renew',
-    { schema: { body: RenewPlanBody, response: stateResponse } },
-    async (request) => {
-      const { fromPlanId, targetDate } = request.body;
-      const { claims, authorization } = callerOf(request);
-      const state = await unaryCall(
-        adoption,
-        'RenewSuccessPlan',
-        { fromPlanId, ...(targetDate === undefined ? {} : { targetDate }) },
-        { authorization },
-      ).finally(() => answers.changed(claims.tenantId));
-      return ok(adoptionStateJson(state));
-    },
-  );
-}
+export const ADOPTION_PLAN_ROUTES = [
+  route('GET /tenant/adoption/success-plan', {
+    schema: { response: getPlanResponse },
+    access: ADOPTION_READ,
+    operation: operation('adoption', 'getSuccessPlan', 'The active success plan or null'),
+    handler: (deps) =>
+      tenantRead(
+        deps,
+        () => 'success-plan',
+        (adoption, authorization) => unaryCall(adoption, 'GetSuccessPlan', {}, { authorization }),
+        (v) => (v.plan ? successPlanJson(v.plan) : null),
+      ),
+  }),
+  route('POST /tenant/adoption/success-plan', {
+    schema: { body: CreatePlanBody, response: createPlanResponse },
+    access: managers('spec: role OWNER or ADMIN'),
+    // 404 PLAN_UNKNOWN_MILESTONES; 409 PLAN_ALREADY_ACTIVE.
+    operation: operation(
+      'adoption',
+      'createSuccessPlan',
+      'Create a success plan (OWNER or ADMIN); 409 if one is active',
+      [404, 409],
+    ),
+    handler:
+      ({ clients, answers }) =>
+      async (request, reply) => {
+        const { title, targetDate, objectives } = request.body;
+        const { claims, authorization } = callerOf(request);
+        const plan = await unaryCall(
+          clients.adoption,
+          'CreateSuccessPlan',
+          // `met` is not forwarded: it is computed from the milestones, never taken from a caller.
+          {
+            title,
+            targetDate,
+            objectives: objectives.map((o) => ({ label: o.label, milestoneKeys: o.milestoneKeys })),
+          },
+          { authorization },
+        ).finally(() => answers.changed(claims.tenantId));
+        return reply.status(201).send(ok(successPlanJson(plan)));
+      },
+  }),
+  route('POST /tenant/adoption/success-plan/renew', {
+    schema: { body: RenewPlanBody, response: stateResponse },
+    access: managers('as create: it replaces the active plan'),
+    // 404 PLAN_NOT_FOUND (no such plan of this tenant); 409 PLAN_NOT_ACTIVE.
+    operation: operation(
+      'adoption',
+      'renewSuccessPlan',
+      'Renew a success plan; the recomputed state',
+      [404, 409],
+    ),
+    handler:
+      ({ clients, answers }) =>
+      async (request) => {
+        const { fromPlanId, targetDate } = request.body;
+        const { claims, authorization } = callerOf(request);
+        const state = await unaryCall(
+          clients.adoption,
+          'RenewSuccessPlan',
+          { fromPlanId, ...(targetDate === undefined ? {} : { targetDate }) },
+          { authorization },
+        ).finally(() => answers.changed(claims.tenantId));
+        return ok(adoptionStateJson(state));
+      },
+  }),
+] as const;

@@ -1,4 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ApiRequestCountReader, ApiRequestCounts } from '../../api-request-counts.js';
@@ -18,10 +17,12 @@ import {
   upgradeContextResponse,
   usageResponse,
 } from './entitlements-schemas.js';
+import { anyToken } from '../auth/access.js';
 import { callerOf } from '../auth/caller.js';
 import type { AnswerCache } from '../answer-cache.js';
 import { jsonBodyMemo } from '../reply-json-memo.js';
 import { sendTenantAnswer } from '../tenant-answer.js';
+import { operation, registerRoutes, routesOf } from './define-route.js';
 
 export interface EntitlementRoutesOptions {
   readonly clients: ServiceClients;
@@ -34,67 +35,96 @@ export interface EntitlementRoutesOptions {
   readonly answers: AnswerCache;
 }
 
+const route = routesOf<EntitlementRoutesOptions>();
+/** Entitlements' reads change nothing: any token of the tenant may ask them. */
+const ask = anyToken;
+
 /**
  * The entitlement endpoints (spec: "Entitlement endpoints"): usage report, `can` and upgrade
  * context. The tenant is the verified token's; entitlements answers and the error edge maps
- * its codes (UNKNOWN_ACTION, UNKNOWN_CAPABILITY, INVALID_RESOURCE_COUNT → 400).
+ * its codes (UNKNOWN_ACTION, UNKNOWN_CAPABILITY, INVALID_RESOURCE_COUNT → 400). Each keeps its
+ * serialised answers (http/reply-json-memo.ts) and the tenant's answers while fresh.
  */
+export const ENTITLEMENT_ROUTES = [
+  route('GET /entitlements/usage', {
+    schema: { response: usageResponse },
+    access: ask('quota of the tenant; integrations check it before bulk work'),
+    operation: operation('entitlements', 'getUsage', 'The usage report'),
+    handler: ({ clients, apiRequestCounts, answers }) => {
+      const usageBody = jsonBodyMemo<UsageReport__Output>();
+      return async (request, reply) => {
+        const { claims, authorization } = callerOf(request);
+        const counts = await readCounts(apiRequestCounts, claims.tenantId, authorization, request.log);
+        const wire = counts ? { apiRequestsDay: counts.day, apiRequestsMinute: counts.minute } : {};
+        // Keyed by the counts too (a metered tenant's next request moves them) and by the UTC minute
+        // (the window resets and the month in the answer move with it: docs/entitlements-model.md).
+        const key = `usage\u0000${utcMinute()}\u0000${counts ? `${counts.day}\u0000${counts.minute}` : ''}`;
+        return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
+          const report = await unaryCall(clients.entitlements, 'GetUsage', wire, { authorization });
+          return usageBody(reply, report, (r) => ok(usageReportJson(r)));
+        });
+      };
+    },
+  }),
+  // A refusal is an answer: 200 with `success: true` and `allowed: false` (spec).
+  route('POST /entitlements/can', {
+    schema: { body: CanBody, response: canResponse },
+    access: ask('a question, changes nothing; integrations ask it before imports'),
+    operation: operation('entitlements', 'can', 'May the tenant do this? (200 even when not)'),
+    handler: ({ clients, answers }) => {
+      const canBody = jsonBodyMemo<CanDecision__Output>();
+      return async (request, reply) => {
+        const { action, resourceCount } = request.body;
+        const { claims, authorization } = callerOf(request);
+        const key = `can\u0000${utcMinute()}\u0000${action}\u0000${resourceCount}`;
+        return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
+          const decision = await unaryCall(
+            clients.entitlements,
+            'Can',
+            { action, resourceCount },
+            { authorization },
+          );
+          return canBody(reply, decision, (d) => ok(canDecisionJson(d)));
+        });
+      };
+    },
+  }),
+  route('GET /entitlements/upgrade-context', {
+    schema: { querystring: UpgradeContextQuery, response: upgradeContextResponse },
+    access: ask('what a higher tier would add; changes nothing'),
+    operation: operation(
+      'entitlements',
+      'getUpgradeContext',
+      'What an upgrade would unlock for a capability',
+    ),
+    handler: ({ clients, answers }) => {
+      const upgradeContextBody = jsonBodyMemo<UpgradeContext__Output>();
+      return async (request, reply) => {
+        const { capability } = request.query;
+        const { claims, authorization } = callerOf(request);
+        const key = `upgrade-context\u0000${capability}`;
+        return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
+          const context = await unaryCall(
+            clients.entitlements,
+            'GetUpgradeContext',
+            { capability },
+            { authorization },
+          );
+          return upgradeContextBody(reply, context, (c) => ok(upgradeContextJson(c)));
+        });
+      };
+    },
+  }),
+] as const;
+
+/** Registers ENTITLEMENT_ROUTES: JSON bodies only. */
 export async function entitlementRoutes(
-  instance: FastifyInstance,
+  app: FastifyInstance,
   options: EntitlementRoutesOptions,
 ): Promise<void> {
-  // Request and reply types come from the TypeBox schemas (entitlements-schemas.ts).
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { entitlements } = options.clients;
-  // One memo of serialised answers per read route (http/reply-json-memo.ts).
-  const usageBody = jsonBodyMemo<UsageReport__Output>();
-  const canBody = jsonBodyMemo<CanDecision__Output>();
-  const upgradeContextBody = jsonBodyMemo<UpgradeContext__Output>();
-  const { answers } = options;
   // JSON only: without this, Fastify's text/plain parser would hand the schema a string.
   app.removeContentTypeParser('text/plain');
-
-  app.get('/entitlements/usage', { schema: { response: usageResponse } }, async (request, reply) => {
-    const { claims, authorization } = callerOf(request);
-    const counts = await readCounts(options.apiRequestCounts, claims.tenantId, authorization, request.log);
-    const wire = counts ? { apiRequestsDay: counts.day, apiRequestsMinute: counts.minute } : {};
-    // Keyed by the counts too (a metered tenant's next request moves them) and by the UTC minute
-    // (the window resets and the month in the answer move with it: docs/entitlements-model.md).
-    const key = `usage\u0000${utcMinute()}\u0000${counts ? `${counts.day}\u0000${counts.minute}` : ''}`;
-    return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
-      const report = await unaryCall(entitlements, 'GetUsage', wire, { authorization });
-      return usageBody(reply, report, (r) => ok(usageReportJson(r)));
-    });
-  });
-
-  // A refusal is an answer: 200 with `success: true` and `allowed: false` (spec).
-  app.post(
-    '/entitlements/can',
-    { schema: { body: CanBody, response: canResponse } },
-    async (request, reply) => {
-      const { action, resourceCount } = request.body;
-      const { claims, authorization } = callerOf(request);
-      const key = `can\u0000${utcMinute()}\u0000${action}\u0000${resourceCount}`;
-      return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
-        const decision = await unaryCall(entitlements, 'Can', { action, resourceCount }, { authorization });
-        return canBody(reply, decision, (d) => ok(canDecisionJson(d)));
-      });
-    },
-  );
-
-  app.get(
-    '/entitlements/upgrade-context',
-    { schema: { querystring: UpgradeContextQuery, response: upgradeContextResponse } },
-    async (request, reply) => {
-      const { capability } = request.query;
-      const { claims, authorization } = callerOf(request);
-      const key = `upgrade-context\u0000${capability}`;
-      return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
-        const context = await unaryCall(entitlements, 'GetUpgradeContext', { capability }, { authorization });
-        return upgradeContextBody(reply, context, (c) => ok(upgradeContextJson(c)));
-      });
-    },
-  );
+  registerRoutes(app, ENTITLEMENT_ROUTES, options);
 }
 
 /** The minute an answer of the usage report or `can` belongs to (entitlements' `answerMinute`). */

@@ -5,16 +5,18 @@ import type { GatewayConfig } from '../../config.js';
 import { originSet } from '../browser/origin-allowlist.js';
 import { authV1Routes } from './auth-v1.js';
 import type { SsoStateStore } from '../../sso-states.js';
-import { accountSessionRoutes } from './account-sessions.js';
+import { ACCOUNT_SESSION_ROUTES } from './account-sessions.js';
 import { authV2InvitationRoutes } from './auth-v2-invitations.js';
 import { authV2MagicLinkRoutes } from './auth-v2-magic-links.js';
 import { authV2SsoRoutes } from './auth-v2-sso.js';
 import { authV2Routes } from './auth-v2.js';
-import { joinRequestRoutes } from './join-requests.js';
-import { memberRoutes } from './members.js';
-import { oauthClientRoutes } from './oauth-clients.js';
+import { registerRoutes } from './define-route.js';
+import { JOIN_REQUEST_ROUTES } from './join-requests.js';
+import { MEMBER_ROUTES } from './members.js';
+import { OAUTH_CLIENT_ROUTES } from './oauth-clients.js';
 import { oauthTokenRoutes } from './oauth-token.js';
-import { tenantInvitationRoutes } from './tenant-invitations.js';
+import type { ClientsDeps } from './team-deps.js';
+import { TENANT_INVITATION_ROUTES } from './tenant-invitations.js';
 
 /**
  * Identity's HTTP surface: the v1 token and session endpoints, the /auth/v2 cookie sessions
@@ -53,9 +55,21 @@ export async function identityEdgeRoutes(
       });
     }
   }
-  await app.register(joinRequestRoutes, { clients });
-  await app.register(memberRoutes, { clients });
-  await app.register(tenantInvitationRoutes, { clients });
-  await app.register(accountSessionRoutes, { clients });
-  await app.register(oauthClientRoutes, { clients: options.clients });
+  await app.register(teamRoutes, { clients });
+}
+
+/** The tenant's team, its sessions and its API access: routes that need only the service clients. */
+export const TEAM_ROUTES = [
+  ...JOIN_REQUEST_ROUTES,
+  ...MEMBER_ROUTES,
+  ...TENANT_INVITATION_ROUTES,
+  ...ACCOUNT_SESSION_ROUTES,
+  ...OAUTH_CLIENT_ROUTES,
+] as const;
+
+/** Registers TEAM_ROUTES: JSON bodies only. */
+async function teamRoutes(app: FastifyInstance, deps: ClientsDeps): Promise<void> {
+  // Without this Fastify's text/plain parser would hand the schema a string.
+  app.removeContentTypeParser('text/plain');
+  registerRoutes(app, TEAM_ROUTES, deps);
 }

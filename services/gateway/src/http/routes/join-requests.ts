@@ -1,55 +1,81 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
-import type { FastifyInstance } from 'fastify';
-import type { ServiceClients } from '../../clients.js';
+import { managers } from '../auth/access.js';
+import { callerOf, forwardedAuth } from '../auth/caller.js';
 import { ok } from '../envelope.js';
+import { sendHttpError } from '../errors/send-http-error.js';
 import { JoinRequestParams } from './identity-request-schemas.js';
 import { approveJoinRequestResponse, listJoinRequestsResponse } from './identity-schemas.js';
-import { callerOf } from '../auth/caller.js';
-import { sendHttpError } from '../errors/send-http-error.js';
+import { rejectJoinRequestResponse } from './member-schemas.js';
 import { seatLimitError } from './seat-limit.js';
+import { operation } from './define-route.js';
+import { clientsRoute as route } from './team-deps.js';
 
 /**
  * Join requests of the caller's tenant (sign-ups from a domain that gates joins): an OWNER or
- * ADMIN lists the pending ones and approves one (the route table; identity checks the role again).
+ * ADMIN lists the pending ones, approves (a seat is taken: 403 LIMIT_EXCEEDED with the upgrade
+ * context when none is left) or rejects one; identity checks the role again.
  */
-export async function joinRequestRoutes(
-  instance: FastifyInstance,
-  options: { clients: ServiceClients },
-): Promise<void> {
-  // Request and reply types come from the TypeBox schemas (identity-request-schemas.ts,
-  // identity-schemas.ts).
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { identity } = options.clients;
-  app.get('/tenant/join-requests', { schema: { response: listJoinRequestsResponse } }, async (request) => {
-    const listed = await unaryCall(
-      identity,
-      'ListJoinRequests',
-      { tenantId: '' },
-      { authorization: callerOf(request).authorization },
-    );
-    return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
-  });
-
-  app.post(
-    '/tenant/join-requests/:id/approve',
-    { schema: { params: JoinRequestParams, response: approveJoinRequestResponse } },
-    async (request, reply) => {
-      const { authorization } = callerOf(request);
-      try {
-        const { tenantId: _tenantId, ...approved } = await unaryCall(
-          identity,
-          'ApproveJoinRequest',
-          { tenantId: '', id: request.params.id },
-          { authorization },
+export const JOIN_REQUEST_ROUTES = [
+  route('GET /tenant/join-requests', {
+    schema: { response: listJoinRequestsResponse },
+    access: managers('who asks to join the company'),
+    operation: operation('tenant', 'listJoinRequests', 'Pending join requests (OWNER or ADMIN)'),
+    handler:
+      ({ clients }) =>
+      async (request) => {
+        const listed = await unaryCall(
+          clients.identity,
+          'ListJoinRequests',
+          { tenantId: '' },
+          forwardedAuth(request),
         );
-        return ok(approved);
-      } catch (error) {
-        // No seat left: 403 LIMIT_EXCEEDED with the upgrade context; the request stays pending.
-        const refused = await seatLimitError(error, options.clients, authorization);
-        if (refused) return sendHttpError(reply, refused);
-        throw error;
-      }
-    },
-  );
-}
+        return ok({ requests: listed.requests.map(({ tenantId: _tenantId, ...rest }) => rest) });
+      },
+  }),
+  route('POST /tenant/join-requests/:id/approve', {
+    schema: { params: JoinRequestParams, response: approveJoinRequestResponse },
+    access: managers('admits a user to the company (takes a seat)'),
+    // 404 JOIN_REQUEST_NOT_FOUND (none pending with that id in this tenant).
+    operation: operation('tenant', 'approveJoinRequest', 'Approve a join request (OWNER or ADMIN)', [404]),
+    handler:
+      ({ clients }) =>
+      async (request, reply) => {
+        const { authorization } = callerOf(request);
+        try {
+          const { tenantId: _tenantId, ...approved } = await unaryCall(
+            clients.identity,
+            'ApproveJoinRequest',
+            { tenantId: '', id: request.params.id },
+            { authorization },
+          );
+          return ok(approved);
+        } catch (error) {
+          // No seat left: 403 LIMIT_EXCEEDED with the upgrade context; the request stays pending.
+          const refused = await seatLimitError(error, clients, authorization);
+          if (refused) return sendHttpError(reply, refused);
+          throw error;
+        }
+      },
+  }),
+  route('POST /tenant/join-requests/:id/reject', {
+    schema: { params: JoinRequestParams, response: rejectJoinRequestResponse },
+    access: managers('turns a join request down'),
+    operation: operation(
+      'tenant',
+      'rejectJoinRequest',
+      'Reject a pending join request (OWNER or ADMIN)',
+      [404],
+    ),
+    handler:
+      ({ clients }) =>
+      async (request) => {
+        const { tenantId: _tenantId, ...rejected } = await unaryCall(
+          clients.identity,
+          'RejectJoinRequest',
+          { id: request.params.id },
+          forwardedAuth(request),
+        );
+        return ok({ request: rejected });
+      },
+  }),
+] as const;

@@ -1,12 +1,13 @@
 import type { OAuthClient__Output } from '@tap/contracts';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unaryCall } from '@tap/grpc-kit';
-import type { FastifyInstance } from 'fastify';
-import type { ServiceClients } from '../../clients.js';
+import { managers } from '../auth/access.js';
+import { forwardedAuth } from '../auth/caller.js';
 import { ok } from '../envelope.js';
+import { noContent } from '../openapi/responses.js';
 import { ClientParams, CreateClientBody } from './identity-request-schemas.js';
 import { createClientResponse, listClientsResponse, rotateClientResponse } from './identity-schemas.js';
-import { callerOf } from '../auth/caller.js';
+import { operation } from './define-route.js';
+import { clientsRoute as route } from './team-deps.js';
 
 const clientJson = (client: OAuthClient__Output) => ({
   clientId: client.clientId,
@@ -16,75 +17,88 @@ const clientJson = (client: OAuthClient__Output) => ({
   secretRotatedAt: client.secretRotatedAt,
 });
 
+const CLIENTS = 'API access (spec: created by an Owner or Admin); a client token would escalate itself';
+
 /**
  * `POST /oauth/clients`, `GET /oauth/clients`, `DELETE /oauth/clients/{clientId}` and the spec's
  * `POST /oauth/clients/{clientId}/rotate`. A secret appears only in the answers of create and
  * rotate, which are marked `no-store`. Only a signed-in OWNER or ADMIN, never a client's own token
- * (the route table, http/auth/route-table.ts; identity checks again).
+ * (identity checks again); another tenant's client is 404 OAUTH_CLIENT_NOT_FOUND.
  */
-export async function oauthClientRoutes(
-  instance: FastifyInstance,
-  options: { clients: ServiceClients },
-): Promise<void> {
-  // Request and reply types come from the TypeBox schemas (identity-request-schemas.ts,
-  // identity-schemas.ts).
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { identity } = options.clients;
-  app.removeContentTypeParser('text/plain');
-
-  app.post(
-    '/oauth/clients',
-    { schema: { body: CreateClientBody, response: createClientResponse } },
-    async (request, reply) => {
-      const created = await unaryCall(
-        identity,
-        'CreateOAuthClient',
-        { name: request.body.name, scopes: request.body.scopes, tenantId: '' },
-        { authorization: callerOf(request).authorization },
-      );
-      void reply.header('cache-control', 'no-store');
-      return reply
-        .status(201)
-        .send(ok({ ...clientJson(created.client!), clientSecret: created.clientSecret }));
+export const OAUTH_CLIENT_ROUTES = [
+  route('POST /oauth/clients', {
+    schema: { body: CreateClientBody, response: createClientResponse },
+    access: managers(CLIENTS),
+    // 404 TENANT_NOT_FOUND: a token outliving its tenant.
+    operation: operation('oauth', 'createOAuthClient', 'Create an OAuth client (OWNER or ADMIN)', [404]),
+    handler:
+      ({ clients }) =>
+      async (request, reply) => {
+        const ask = { name: request.body.name, scopes: request.body.scopes, tenantId: '' };
+        const created = await unaryCall(clients.identity, 'CreateOAuthClient', ask, forwardedAuth(request));
+        void reply.header('cache-control', 'no-store');
+        return reply
+          .status(201)
+          .send(ok({ ...clientJson(created.client!), clientSecret: created.clientSecret }));
+      },
+  }),
+  route('GET /oauth/clients', {
+    schema: { response: listClientsResponse },
+    access: managers(CLIENTS),
+    operation: operation('oauth', 'listOAuthClients', "The tenant's OAuth clients (OWNER or ADMIN)"),
+    handler:
+      ({ clients }) =>
+      async (request) => {
+        const listed = await unaryCall(
+          clients.identity,
+          'ListOAuthClients',
+          { tenantId: '' },
+          forwardedAuth(request),
+        );
+        return ok({ clients: listed.clients.map(clientJson) });
+      },
+  }),
+  route('DELETE /oauth/clients/:clientId', {
+    schema: { params: ClientParams },
+    access: managers(CLIENTS),
+    operation: {
+      ...operation('oauth', 'deleteOAuthClient', 'Delete an OAuth client (OWNER or ADMIN)', [404]),
+      extraResponses: noContent('Deleted'),
     },
-  );
-
-  app.get('/oauth/clients', { schema: { response: listClientsResponse } }, async (request) => {
-    const listed = await unaryCall(
-      identity,
-      'ListOAuthClients',
-      { tenantId: '' },
-      { authorization: callerOf(request).authorization },
-    );
-    return ok({ clients: listed.clients.map(clientJson) });
-  });
-
-  app.delete('/oauth/clients/:clientId', { schema: { params: ClientParams } }, async (request, reply) => {
-    await unaryCall(
-      identity,
-      'DeleteOAuthClient',
-      { clientId: request.params.clientId, tenantId: '' },
-      { authorization: callerOf(request).authorization },
-    );
-    return reply.status(204).send();
-  });
-
-  app.post(
-    '/oauth/clients/:clientId/rotate',
-    { schema: { params: ClientParams, response: rotateClientResponse } },
-    async (request, reply) => {
-      const rotated = await unaryCall(
-        identity,
-        'RotateOAuthClientSecret',
-        { clientId: request.params.clientId, tenantId: '' },
-        { authorization: callerOf(request).authorization },
-      );
-      void reply.header('cache-control', 'no-store');
-      return ok({
-        clientId: rotated.client!.clientId,
-        clientSecret: rotated.clientSecret,
-        secretRotatedAt: rotated.client!.secretRotatedAt,
-      });
-    },
-  );
-}
+    handler:
+      ({ clients }) =>
+      async (request, reply) => {
+        const ref = { clientId: request.params.clientId, tenantId: '' };
+        await unaryCall(clients.identity, 'DeleteOAuthClient', ref, forwardedAuth(request));
+        return reply.status(204).send();
+      },
+  }),
+  route('POST /oauth/clients/:clientId/rotate', {
+    schema: { params: ClientParams, response: rotateClientResponse },
+    access: managers(`${CLIENTS}; never the client's own token`),
+    // 409 OAUTH_CLIENT_ROTATION_CONFLICT: another rotation at the same time.
+    operation: operation(
+      'oauth',
+      'rotateOAuthClientSecret',
+      'A new client secret; the old one stops working',
+      [404, 409],
+    ),
+    handler:
+      ({ clients }) =>
+      async (request, reply) => {
+        const ref = { clientId: request.params.clientId, tenantId: '' };
+        const rotated = await unaryCall(
+          clients.identity,
+          'RotateOAuthClientSecret',
+          ref,
+          forwardedAuth(request),
+        );
+        void reply.header('cache-control', 'no-store');
+        return ok({
+          clientId: rotated.client!.clientId,
+          clientSecret: rotated.clientSecret,
+          secretRotatedAt: rotated.client!.secretRotatedAt,
+        });
+      },
+  }),
+] as const;

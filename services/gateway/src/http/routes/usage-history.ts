@@ -1,11 +1,12 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { UsageHistory__Output } from '@tap/contracts';
 import { unaryCall } from '@tap/grpc-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiRequestCountReader } from '../../api-request-counts.js';
 import type { ServiceClients } from '../../clients.js';
+import { anyToken } from '../auth/access.js';
 import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
+import { operation, registerRoutes, routesOf } from './define-route.js';
 import { UsageHistoryQuery, usageHistoryResponse, type UsageHistoryJson } from './usage-history-schemas.js';
 
 export interface UsageHistoryRoutesOptions {
@@ -14,34 +15,54 @@ export interface UsageHistoryRoutesOptions {
   readonly apiRequestCounts?: ApiRequestCountReader | undefined;
 }
 
+const route = routesOf<UsageHistoryRoutesOptions>();
+
 /**
  * `GET /entitlements/usage/history`: a key's daily or monthly points over the 13 months kept, in
  * the envelope, or as CSV with `format=csv` or `Accept: text/csv` (the parameter wins). Any token
  * of the tenant may read it, like the usage report; the tenant is the verified token's.
  */
+export const USAGE_HISTORY_ROUTES = [
+  route('GET /entitlements/usage/history', {
+    schema: { querystring: UsageHistoryQuery, response: usageHistoryResponse },
+    access: anyToken('past points of the usage report; changes nothing'),
+    operation: operation(
+      'entitlements',
+      'getUsageHistory',
+      'Daily or monthly points of a limit or of API requests, 13 months kept (JSON or CSV)',
+    ),
+    handler:
+      ({ clients, apiRequestCounts }) =>
+      async (request, reply) => {
+        const { key, from, to, granularity } = request.query;
+        const { claims, authorization } = callerOf(request);
+        const counts = await todaysCount(apiRequestCounts, claims.tenantId, authorization, request);
+        const ask = {
+          key,
+          from,
+          to,
+          granularity,
+          ...(counts === undefined ? {} : { apiRequestsDay: counts }),
+        };
+        const history = historyJson(
+          await unaryCall(clients.entitlements, 'GetUsageHistory', ask, { authorization }),
+        );
+        if (!wantsCsv(request.query.format, request.headers.accept)) return ok(history);
+        const name = `usage-history-${history.key}-${history.from}-${history.to}.csv`;
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${name}"`)
+          .send(historyCsv(history));
+      },
+  }),
+] as const;
+
+/** Registers USAGE_HISTORY_ROUTES. */
 export async function usageHistoryRoutes(
-  instance: FastifyInstance,
+  app: FastifyInstance,
   options: UsageHistoryRoutesOptions,
 ): Promise<void> {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { entitlements } = options.clients;
-  app.get(
-    '/entitlements/usage/history',
-    { schema: { querystring: UsageHistoryQuery, response: usageHistoryResponse } },
-    async (request, reply) => {
-      const { key, from, to, granularity } = request.query;
-      const { claims, authorization } = callerOf(request);
-      const counts = await todaysCount(options.apiRequestCounts, claims.tenantId, authorization, request);
-      const ask = { key, from, to, granularity, ...(counts === undefined ? {} : { apiRequestsDay: counts }) };
-      const history = historyJson(await unaryCall(entitlements, 'GetUsageHistory', ask, { authorization }));
-      if (!wantsCsv(request.query.format, request.headers.accept)) return ok(history);
-      const name = `usage-history-${history.key}-${history.from}-${history.to}.csv`;
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .send(historyCsv(history));
-    },
-  );
+  registerRoutes(app, USAGE_HISTORY_ROUTES, options);
 }
 
 function historyJson(wire: UsageHistory__Output): UsageHistoryJson {
