@@ -28,6 +28,7 @@ export type { KeyedLock } from './keyed-lock.js';
 export { startPeriodicJob } from './periodic-job.js';
 export type { JobLogger, PeriodicJob } from './periodic-job.js';
 export { runConsumingService } from './run-consuming-service.js';
+export { startObservability } from './start-observability.js';
 export { watchedBatchConsumer } from './batch-consumer-counts.js';
 export { consumingServiceEnv, consumingServiceFromEnv } from './consuming-service-env.js';
 export type { ConsumingServiceNames } from './consuming-service-env.js';

@@ -1,21 +1,13 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { setRpcObserver, tlsFromFiles, type ServiceTls, type TlsFiles } from '@tap/grpc-kit';
+import { tlsFromFiles, type ServiceTls, type TlsFiles } from '@tap/grpc-kit';
 import {
   identityTokenVerifier,
   redisSessionRevocations,
   type SessionRevocations,
   type TokenCheckConfig,
 } from '@tap/service-auth';
-import {
-  createLogger,
-  initMetrics,
-  rpcMetricsObserver,
-  startTelemetry,
-  watchConsumer,
-  type ConsumerCounts,
-  type Logger,
-} from '@tap/telemetry';
+import { watchConsumer, type ConsumerCounts, type Logger } from '@tap/telemetry';
 import { createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX, type TokenVerifier } from '@tap/tokens';
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
@@ -23,7 +15,7 @@ import { createMongoDependency } from './connect/mongo.js';
 import { createNatsDependency, type NatsDependency } from './connect/nats.js';
 import { createRedisDependency } from './connect/redis.js';
 import type { ShutdownStep } from './graceful-shutdown.js';
-import { Readiness } from './readiness.js';
+import { startObservability } from './start-observability.js';
 import { runGrpcService, type ListeningServer } from './run-grpc-service.js';
 
 /**
@@ -95,12 +87,8 @@ export async function runConsumingService<A extends ConsumingServiceApp>(options
   background?: (app: A) => readonly BackgroundWork[];
 }): Promise<void> {
   const { name, config } = options;
-  const telemetry = startTelemetry({ serviceName: name, otlpTracesUrl: config.otlpTracesUrl });
-  const logger = createLogger({ service: name, level: config.logLevel as 'info' });
   // Prometheus: one registry for the process (GET /metrics on the health port), gRPC calls reported to it.
-  initMetrics(name);
-  setRpcObserver(rpcMetricsObserver);
-  const readiness = new Readiness();
+  const { telemetry, logger, readiness } = startObservability(name, config);
   const mongo = createMongoDependency({
     url: config.mongo.url,
     database: config.mongo.database,

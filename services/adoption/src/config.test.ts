@@ -1,18 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tap/config';
+import { REQUIRED_SERVICE_ENV as REQUIRED } from '@tap/service-testkit';
 import {
   DEFAULT_HOUSEKEEPING_INTERVAL_MS,
   DEFAULT_OUTBOX_GRACE_MS,
   DEFAULT_OUTBOX_INTERVAL_MS,
   loadConfig,
 } from './config.js';
-
-const REQUIRED = {
-  MONGO_URL: 'mongodb://127.0.0.1:27017/',
-  GRPC_TLS_CERT_FILE: '/tls/tls.crt',
-  GRPC_TLS_KEY_FILE: '/tls/tls.key',
-  GRPC_TLS_CA_FILE: '/tls/ca.crt',
-};
 
 describe('loadConfig', () => {
   it('takes the outbox relay schedule from the environment, with defaults', () => {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tap/config';
+import { REQUIRED_SERVICE_ENV as REQUIRED } from '@tap/service-testkit';
 import { DEFAULT_APPLIED_EVENT_RETENTION_MS, DEFAULT_CLEANUP_INTERVAL_MS, loadConfig } from './config.js';
-
-const REQUIRED = {
-  MONGO_URL: 'mongodb://127.0.0.1:27017/',
-  GRPC_TLS_CERT_FILE: '/tls/tls.crt',
-  GRPC_TLS_KEY_FILE: '/tls/tls.key',
-  GRPC_TLS_CA_FILE: '/tls/ca.crt',
-};
 
 describe('loadConfig', () => {
   it('takes the event stream, consumer and clean-up settings from the environment, with defaults', () => {

@@ -1,14 +1,14 @@
 import { loadConfigOrExit } from '@tap/config';
-import { createHealthChecker, setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
+import { createHealthChecker, tlsFromFiles } from '@tap/grpc-kit';
 import {
   createNatsDependency,
   installGracefulShutdown,
   installProcessPolicy,
-  Readiness,
   startHealthServer,
+  startObservability,
 } from '@tap/runtime';
 import { identityTokenVerifier } from '@tap/service-auth';
-import { createLogger, initMetrics, metricsRoute, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
+import { metricsRoute } from '@tap/telemetry';
 import { createRateLimiter, createRateLimitRedis } from '@tap/ratelimit';
 import { createVerificationCache, DEFAULT_REVOCATION_KEY_PREFIX } from '@tap/tokens';
 import { buildApp } from './app.js';
@@ -24,17 +24,13 @@ import { createAnswerCache } from './http/answer-cache.js';
 import { listenForAnswerChanges } from './answer-notices.js';
 
 const config = loadConfigOrExit('gateway', () => loadConfig(process.env));
-const telemetry = startTelemetry({ serviceName: 'gateway', otlpTracesUrl: config.otlpTracesUrl });
-const logger = createLogger({ service: 'gateway', level: config.logLevel as 'info' });
+// Prometheus: one registry for the process (GET /metrics on the metrics port), gRPC calls reported to it.
+const { telemetry, logger, readiness } = startObservability('gateway', config);
 // An uncaught exception or unhandled rejection: fatal log line, exit 70 (docs/security.md).
 installProcessPolicy({ service: 'gateway', logger });
-// Prometheus: one registry for the process (GET /metrics), gRPC calls reported to it.
-initMetrics('gateway');
-setRpcObserver(rpcMetricsObserver);
 // Redis commands are timed from ioredis's own diagnostics channel; limit decisions are counted
 // by the HTTP metrics hook (http/plugins/metrics.ts). Nothing is wrapped.
 observeRedisCommands();
-const readiness = new Readiness();
 readiness.setLogger(logger);
 
 const tls = tlsFromFiles(config.grpcTls);

@@ -3,12 +3,11 @@ import {
   createMongoDependency,
   createNatsDependency,
   createRedisDependency,
-  Readiness,
   runGrpcService,
+  startObservability,
 } from '@tap/runtime';
-import { createLogger, initMetrics, rpcMetricsObserver, startTelemetry } from '@tap/telemetry';
 import { contracts } from '@tap/contracts';
-import { createClient, setRpcObserver, tlsFromFiles } from '@tap/grpc-kit';
+import { createClient, tlsFromFiles } from '@tap/grpc-kit';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { natsDomainEventSink } from './events/domain-event-sink.js';
@@ -16,12 +15,8 @@ import { natsDomainEventSink } from './events/domain-event-sink.js';
 // Configuration first: a bad value stops the process with one line per variable, before
 // telemetry, sockets or connections exist.
 const config = loadConfigOrExit('identity', () => loadConfig(process.env));
-const telemetry = startTelemetry({ serviceName: 'identity', otlpTracesUrl: config.otlpTracesUrl });
-const logger = createLogger({ service: 'identity', level: config.logLevel as 'info' });
 // Prometheus: one registry for the process (GET /metrics on the health port), gRPC calls reported to it.
-initMetrics('identity');
-setRpcObserver(rpcMetricsObserver);
-const readiness = new Readiness();
+const { telemetry, logger, readiness } = startObservability('identity', config);
 
 const mongo = createMongoDependency({
   url: config.mongo.url,

@@ -18,8 +18,17 @@ describe('OAuth clients and the client credentials grant', () => {
     await bed?.close();
   });
 
-  const create = (scopes = ['products:read', 'dpp:read'], settings = ownerBearer) =>
-    unaryCall(bed.client, 'CreateOAuthClient', { name: 'ERP sync', scopes, tenantId: '' }, settings);
+  const create = (
+    scopes = ['products:read', 'dpp:read'],
+    settings = ownerBearer,
+    request: { name?: string; tenantId?: string } = {},
+  ) =>
+    unaryCall(
+      bed.client,
+      'CreateOAuthClient',
+      { name: 'ERP sync', scopes, tenantId: '', ...request },
+      settings,
+    );
   const grant = (clientId: string, clientSecret: string, scope = '') =>
     unaryCall(bed.client, 'IssueClientToken', { clientId, clientSecret, scope });
 
@@ -208,37 +217,14 @@ describe('OAuth clients and the client credentials grant', () => {
   });
 
   it("lets the operator manage any tenant's clients, naming the tenant", async () => {
-    const created = await unaryCall(
-      bed.client,
-      'CreateOAuthClient',
-      { name: 'CLI made', scopes: ['dpp:read'], tenantId },
-      bed.operator,
-    );
+    const created = await create(['dpp:read'], bed.operator, { name: 'CLI made', tenantId });
     expect(created.client?.tenantId).toBe(tenantId);
-    expect(
-      await codeOf(
-        unaryCall(
-          bed.client,
-          'CreateOAuthClient',
-          { name: 'x', scopes: ['dpp:read'], tenantId: '' },
-          bed.operator,
-        ),
-      ),
-    ).toBe('TENANT_ID_REQUIRED');
+    expect(await codeOf(create(['dpp:read'], bed.operator, { name: 'x' }))).toBe('TENANT_ID_REQUIRED');
   });
 
   it('refuses a client without scopes, with an unknown scope or without a name', async () => {
     expect(await codeOf(create([]))).toBe('OAUTH_CLIENT_SCOPES_REQUIRED');
     expect(await codeOf(create(['everything']))).toBe('SCOPE_INVALID');
-    expect(
-      await codeOf(
-        unaryCall(
-          bed.client,
-          'CreateOAuthClient',
-          { name: ' ', scopes: ['dpp:read'], tenantId: '' },
-          ownerBearer,
-        ),
-      ),
-    ).toBe('OAUTH_CLIENT_NAME_INVALID');
+    expect(await codeOf(create(['dpp:read'], ownerBearer, { name: ' ' }))).toBe('OAUTH_CLIENT_NAME_INVALID');
   });
 });

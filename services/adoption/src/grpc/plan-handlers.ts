@@ -8,7 +8,7 @@ import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { planToWire } from './wire/plan-to-wire.js';
 import type { SuccessPlanView as WirePlanView } from '@tap/contracts';
 import { stateToWire } from './wire/state-to-wire.js';
-import { requireJourneyWriter } from './write-access.js';
+import { journeyWriteHandler } from './write-access.js';
 
 /** GetSuccessPlan, CreateSuccessPlan and RenewSuccessPlan. */
 export function planHandlers(
@@ -24,20 +24,18 @@ export function planHandlers(
         return plan === null ? {} : { plan: planToWire(plan) };
       });
     }),
-    CreateSuccessPlan: unaryHandler(
+    CreateSuccessPlan: journeyWriteHandler(
       'AdoptionService/CreateSuccessPlan',
-      deps.logger,
-      async (request, ctx) => {
-        const caller = await callerOf(ctx.metadata, deps.verifier);
-        requireJourneyWriter(caller);
-        return planToWire(await createSuccessPlan(deps, caller, request));
+      deps,
+      async (request, caller) => planToWire(await createSuccessPlan(deps, caller, request)),
+    ),
+    RenewSuccessPlan: journeyWriteHandler(
+      'AdoptionService/RenewSuccessPlan',
+      deps,
+      async (request, caller) => {
+        const { state, appliedEvents } = await renewSuccessPlan(deps, caller, request);
+        return stateToWire(state, appliedEvents);
       },
     ),
-    RenewSuccessPlan: unaryHandler('AdoptionService/RenewSuccessPlan', deps.logger, async (request, ctx) => {
-      const caller = await callerOf(ctx.metadata, deps.verifier);
-      requireJourneyWriter(caller);
-      const { state, appliedEvents } = await renewSuccessPlan(deps, caller, request);
-      return stateToWire(state, appliedEvents);
-    }),
   };
 }

@@ -6,7 +6,7 @@ import { callerOf, type AdoptionHandlerDeps } from './handler-deps.js';
 import { stateToWire } from './wire/state-to-wire.js';
 import type { TenantProjection } from '../domain/index.js';
 import type { AdoptionState as WireState } from '@tap/contracts';
-import { requireJourneyWriter } from './write-access.js';
+import { journeyWriteHandler } from './write-access.js';
 
 /** GetState and CompleteMilestone. */
 export function stateHandlers(
@@ -22,12 +22,10 @@ export function stateHandlers(
         return stateToWire(state, appliedEvents);
       });
     }),
-    CompleteMilestone: unaryHandler(
+    CompleteMilestone: journeyWriteHandler(
       'AdoptionService/CompleteMilestone',
-      deps.logger,
-      async (request, ctx) => {
-        const caller = await callerOf(ctx.metadata, deps.verifier);
-        requireJourneyWriter(caller);
+      deps,
+      async (request, caller) => {
         const { state, appliedEvents } = await completeMilestoneFor(deps, caller, request);
         return stateToWire(state, appliedEvents);
       },

@@ -1,9 +1,9 @@
-import { assertKeepsAnOwner, assertMayManage, type MemberActor } from '../domain/members.js';
+import { assertKeepsAnOwner, type MemberActor } from '../domain/members.js';
 import type { User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
-import { activeOwnerCount, findMember, reloadMember, underMembersLock } from './member-lookup.js';
+import { changeMember } from './member-change.js';
+import { activeOwnerCount } from './member-lookup.js';
 import { freeSeatOf } from './seats.js';
-import { recordMemberChange } from './audit-actor.js';
 
 /**
  * Deactivates a member: inactive first (no sign-in, no refresh from now), then every session of
@@ -17,15 +17,11 @@ export async function deactivateMember(
   actor: MemberActor,
   userId: string,
 ): Promise<User> {
-  return underMembersLock(ctx, tenantId, async () => {
-    const target = await findMember(ctx, tenantId, userId);
-    assertMayManage(actor, target);
+  return changeMember(ctx, tenantId, actor, userId, 'member.deactivated', async (target) => {
     assertKeepsAnOwner(target, await activeOwnerCount(ctx, tenantId), { active: false });
     await freeSeatOf(ctx, tenantId, userId);
     const sessionIds = await ctx.sessions.revokeAllOfUser(tenantId, userId, 'user-inactive', ctx.now());
     await ctx.revoker.revoke(sessionIds);
-    const after = await reloadMember(ctx, tenantId, userId);
-    await recordMemberChange(ctx, tenantId, actor.userId, 'member.deactivated', userId);
-    return after;
+    return true;
   });
 }

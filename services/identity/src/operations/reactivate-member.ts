@@ -1,9 +1,8 @@
-import { assertMayManage, type MemberActor } from '../domain/members.js';
+import type { MemberActor } from '../domain/members.js';
 import type { User } from '../domain/user.js';
 import type { IdentityContext } from './context.js';
-import { findMember, reloadMember, underMembersLock } from './member-lookup.js';
+import { changeMember } from './member-change.js';
 import { activateWithSeat } from './seats.js';
-import { recordMemberChange } from './audit-actor.js';
 
 /** Reactivates a deactivated member: a seat first (LIMIT_EXCEEDED leaves them deactivated). Idempotent. */
 export async function reactivateMember(
@@ -12,13 +11,9 @@ export async function reactivateMember(
   actor: MemberActor,
   userId: string,
 ): Promise<User> {
-  return underMembersLock(ctx, tenantId, async () => {
-    const target = await findMember(ctx, tenantId, userId);
-    assertMayManage(actor, target);
-    if (target.active) return target;
+  return changeMember(ctx, tenantId, actor, userId, 'member.reactivated', async (target) => {
+    if (target.active) return false;
     await activateWithSeat(ctx, tenantId, userId);
-    const after = await reloadMember(ctx, tenantId, userId);
-    await recordMemberChange(ctx, tenantId, actor.userId, 'member.reactivated', userId);
-    return after;
+    return true;
   });
 }

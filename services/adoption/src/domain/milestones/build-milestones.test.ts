@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Milestone, UpgradeContext } from '../state/adoption-state.js';
+import type { Milestone } from '../state/adoption-state.js';
 import { recompute } from '../state/recompute.js';
-import { ALL_CAPABILITIES, completion, dayAt, fact, recomputeInput } from '../testing/fact-builders.js';
+import {
+  ALL_CAPABILITIES,
+  completion,
+  dayAt,
+  fact,
+  recomputeInput,
+  upgradeOffer,
+} from '../testing/fact-builders.js';
 import type { EventFact } from '../facts/facts.js';
 
 function milestonesOf(
@@ -12,16 +19,11 @@ function milestonesOf(
   return new Map(state.milestones.map((m) => [m.key, m]));
 }
 
-const upgrade: UpgradeContext = {
-  capability: 'BULK_UPLOAD',
-  frictionType: 'CAPABILITY',
-  upgradeAvailable: true,
-  currentTier: { code: 'SUPPLIER_FREE', name: 'Supplier Free' },
-  targetTier: { code: 'SUPPLIER_PLUS', name: 'Supplier Plus' },
-  headline: 'Import in bulk',
-  featureHighlights: ['CSV upload'],
-  cta: 'Upgrade',
-};
+const upgrade = upgradeOffer(
+  'BULK_UPLOAD',
+  { code: 'SUPPLIER_FREE', name: 'Supplier Free' },
+  { code: 'SUPPLIER_PLUS', name: 'Supplier Plus' },
+);
 
 describe('milestone statuses', () => {
   it('lists every catalogue milestone in display order, the first available and the rest locked', () => {

@@ -1,21 +1,22 @@
 import { describe, expect, it } from '@jest/globals';
 import type { SuccessPlan } from '../plans/success-plan.js';
-import type { UpgradeContext } from '../state/adoption-state.js';
 import { recompute } from '../state/recompute.js';
-import { ALL_CAPABILITIES, dayAt, fact, isoAt, recomputeInput } from '../testing/fact-builders.js';
+import {
+  ALL_CAPABILITIES,
+  dayAt,
+  fact,
+  isoAt,
+  recomputeInput,
+  upgradeOffer,
+} from '../testing/fact-builders.js';
 import { WORKED_EXAMPLE } from '../testing/worked-example.js';
 import { nextBestAction } from './next-best-action.js';
 
-const traceUpgrade: UpgradeContext = {
-  capability: 'TRACEABILITY',
-  frictionType: 'CAPABILITY',
-  upgradeAvailable: true,
-  currentTier: { code: 'SUPPLIER_PLUS', name: 'Supplier Plus' },
-  targetTier: { code: 'CORE', name: 'Core' },
-  headline: 'Trace your products',
-  featureHighlights: ['Traceability links'],
-  cta: 'Upgrade to Core',
-};
+const traceUpgrade = upgradeOffer(
+  'TRACEABILITY',
+  { code: 'SUPPLIER_PLUS', name: 'Supplier Plus' },
+  { code: 'CORE', name: 'Core' },
+);
 
 const plan = (keys: string[]): SuccessPlan => ({
   id: 'plan-1',

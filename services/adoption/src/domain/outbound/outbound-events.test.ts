@@ -21,6 +21,11 @@ const change = (overrides: Partial<WriteChange> = {}): WriteChange => ({
   ...overrides,
 });
 const signal = { signalId: 's-1', kind: 'DATA_STALE' as const, subjectRef: { companyId: TENANT } };
+const AUDIT_ID = '0b0c7a2e-0d0e-4a5b-9c1d-2e3f4a5b6c7d';
+type AuditInput = Parameters<typeof auditEvent>[0];
+/** An audit entry of `action` by `actor` on `target`, at AT in TENANT. */
+const auditOf = (actor: AuditInput['actor'], action: AuditInput['action'], target: AuditInput['target']) =>
+  auditEvent({ id: AUDIT_ID, tenantId: TENANT, actor, action, target, at: AT });
 
 describe('the outbound events of a write', () => {
   it('are none when neither the rung, the band nor a signal moved', () => {
@@ -93,13 +98,9 @@ describe('the domain-event contract', () => {
         ],
       }),
     );
-    const audit = auditEvent({
-      id: '0b0c7a2e-0d0e-4a5b-9c1d-2e3f4a5b6c7d',
-      tenantId: TENANT,
-      actor: { type: 'client', id: 'client-1' },
-      action: 'success_plan.renewed',
-      target: { type: 'success_plan', id: 'plan-1' },
-      at: AT,
+    const audit = auditOf({ type: 'client', id: 'client-1' }, 'success_plan.renewed', {
+      type: 'success_plan',
+      id: 'plan-1',
     });
     for (const event of [...events, audit]) expect(parseDomainEvent(event)).toEqual({ ok: true, event });
     expect(new Set([...events, audit].map((e) => e.type)).size).toBe(6);
@@ -108,16 +109,12 @@ describe('the domain-event contract', () => {
 
 describe('an audit entry', () => {
   it('carries the actor, the action, the target and the outcome, and nothing else', () => {
-    const entry = auditEvent({
-      id: '0b0c7a2e-0d0e-4a5b-9c1d-2e3f4a5b6c7d',
-      tenantId: TENANT,
-      actor: { type: 'user', id: 'u-1' },
-      action: 'milestone.completed_manually',
-      target: { type: 'milestone', id: 'kickoff_call_held' },
-      at: AT,
+    const entry = auditOf({ type: 'user', id: 'u-1' }, 'milestone.completed_manually', {
+      type: 'milestone',
+      id: 'kickoff_call_held',
     });
     expect(entry).toEqual({
-      id: '0b0c7a2e-0d0e-4a5b-9c1d-2e3f4a5b6c7d',
+      id: AUDIT_ID,
       type: 'audit.entry_recorded',
       tenantId: TENANT,
       occurredAt: AT.toISOString(),

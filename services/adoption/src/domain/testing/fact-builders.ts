@@ -2,8 +2,10 @@
  * Builders for the domain's own tests (not used by production code). Times are given as days
  * (fractions allowed) after a fixed origin, so tests read as timelines.
  */
+import type { CapabilityKey } from '../catalogue/capabilities.js';
 import type { PathProfile } from '../catalogue/milestone-definition.js';
 import type { EventFact, ManualCompletion } from '../facts/facts.js';
+import type { TierRef, UpgradeContext } from '../state/adoption-state.js';
 import type { RecomputeInput } from '../state/recompute.js';
 import { DAY_MS, toIso } from '../time.js';
 
@@ -66,5 +68,20 @@ export function recomputeInput(
     version: 0,
     now: dayAt(0),
     ...rest,
+  };
+}
+
+/** The upgrade context entitlements would send for `capability` when `target` grants it. */
+export function upgradeOffer(capability: CapabilityKey, current: TierRef, target: TierRef): UpgradeContext {
+  const headline = `Unlock ${capability} with ${target.name}`;
+  return {
+    capability,
+    frictionType: 'CAPABILITY',
+    upgradeAvailable: true,
+    currentTier: current,
+    targetTier: target,
+    headline,
+    featureHighlights: [headline],
+    cta: `Upgrade to ${target.name}`,
   };
 }

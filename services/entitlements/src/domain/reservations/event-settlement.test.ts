@@ -1,21 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { EventUsageDelta } from '../usage/event-counting.js';
 import { settleEventDelta } from './event-settlement.js';
-import type { Reservation } from './reservation.js';
+import { heldReservation } from '../testing/reservations.js';
 
 const now = new Date('2026-11-10T10:05:00.000Z');
-const held: Reservation = {
-  idempotencyKey: 'imp-1',
-  action: 'BULK_UPLOAD',
-  counter: 'BULK_UPLOAD_ROWS_MONTH',
-  period: '2026-11',
-  units: 500,
-  consumedUnits: 0,
-  state: 'HELD',
-  createdAt: '2026-11-10T10:00:00.000Z',
-  expiresAt: '2026-11-10T10:15:00.000Z',
-  settledAt: null,
-};
+const held = heldReservation({ idempotencyKey: 'imp-1' });
 const imported = (rows: number): EventUsageDelta => ({
   counter: 'BULK_UPLOAD_ROWS_MONTH',
   period: '2026-11',

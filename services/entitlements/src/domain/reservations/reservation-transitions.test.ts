@@ -1,24 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { planConsume, planExpiry, planRelease } from './reservation-transitions.js';
 import type { Reservation } from './reservation.js';
+import { heldReservation } from '../testing/reservations.js';
 
 const created = new Date('2026-11-10T10:00:00.000Z');
 const before = new Date('2026-11-10T10:10:00.000Z');
 const after = new Date('2026-11-10T10:15:00.000Z');
 const withCode = (code: string) => expect.objectContaining({ code });
 
-const held: Reservation = {
-  idempotencyKey: 'import-7',
-  action: 'BULK_UPLOAD',
-  counter: 'BULK_UPLOAD_ROWS_MONTH',
-  period: '2026-11',
-  units: 500,
-  consumedUnits: 0,
-  state: 'HELD',
-  createdAt: created.toISOString(),
-  expiresAt: '2026-11-10T10:15:00.000Z',
-  settledAt: null,
-};
+const held = heldReservation({ createdAt: created.toISOString() });
 const inState = (state: Reservation['state']): Reservation => ({
   ...held,
   state,
