@@ -671,6 +671,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenant/join-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a pending join request (OWNER or ADMIN) */
+        post: operations["rejectJoinRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenant/members": {
         parameters: {
             query?: never;
@@ -733,23 +750,6 @@ export interface paths {
         put?: never;
         /** Reactivate a member: takes a seat, 403 LIMIT_EXCEEDED when none is left (OWNER or ADMIN) */
         post: operations["reactivateMember"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/tenant/join-requests/{id}/reject": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Reject a pending join request (OWNER or ADMIN) */
-        post: operations["rejectJoinRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -944,6 +944,54 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     getTenant: {
@@ -1045,32 +1093,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1298,58 +1320,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -1979,58 +1949,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -2191,58 +2109,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -2416,58 +2282,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -2649,58 +2463,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -2866,58 +2628,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -3736,58 +3446,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -3964,58 +3622,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -4250,58 +3856,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -4500,58 +4054,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -4716,58 +4218,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -4957,58 +4407,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -5263,32 +4661,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -5445,32 +4817,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5761,32 +5107,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -6006,32 +5326,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6598,32 +5892,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -6821,32 +6089,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -7003,32 +6245,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7291,58 +6507,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -7559,58 +6723,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -7773,28 +6885,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-            403: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    } | {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -7953,28 +7043,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-            403: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    } | {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -8122,28 +7190,6 @@ export interface operations {
                     "application/json": {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-            403: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    } | {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -8499,58 +7545,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -8761,58 +7755,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -8939,14 +7881,6 @@ export interface operations {
             /** @description Signed out; cookies cleared */
             204: {
                 headers: {
-                    /** @description Maximum requests allowed in the window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests remaining in the window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    /** @description Name of the window that decided */
-                    "X-RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8971,86 +7905,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9117,38 +7973,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Rate limit exceeded: wait Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Maximum requests allowed in the window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests remaining in the window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    /** @description Name of the window that decided */
-                    "X-RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        error: "RATE_LIMIT_EXCEEDED";
-                        message: string;
-                        retryAfter: number;
-                    } | {
                         /** @enum {unknown} */
                         success: false;
                         error: {
@@ -9250,86 +8074,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9535,86 +8281,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9839,86 +8507,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10127,86 +8717,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10432,60 +8944,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10931,58 +9391,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -11175,8 +9583,228 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
+            /** @description The request body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The Content-Type is not accepted here */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "RATE_LIMIT_EXCEEDED";
+                        message: string;
+                        retryAfter: number;
+                    } | {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A dependency is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "The request is not valid"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rejectJoinRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Maximum requests allowed in the window */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests remaining in the window */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Name of the window that decided */
+                    "X-RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            request: {
+                                id: string;
+                                userId: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                /** @enum {string} */
+                                status: "PENDING" | "APPROVED" | "REJECTED";
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing, expired, malformed or revoked credentials */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_token",
+                     *       "error_description": "The access token is expired, malformed or revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the error */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    } | {
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No such resource for this tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11417,58 +10045,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -12228,304 +10804,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The request body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The Content-Type is not accepted here */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Rate limit exceeded: wait Retry-After seconds */
-            429: {
-                headers: {
-                    /** @description Maximum requests allowed in the window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests remaining in the window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    /** @description Name of the window that decided */
-                    "X-RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        error: "RATE_LIMIT_EXCEEDED";
-                        message: string;
-                        retryAfter: number;
-                    } | {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description A dependency is unavailable: retry after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    rejectJoinRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example 0b9d4f0e-6c1a-4e5b-9f3d-2a7c8e1b5d40 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Maximum requests allowed in the window */
-                    "X-RateLimit-Limit"?: string;
-                    /** @description Requests remaining in the window */
-                    "X-RateLimit-Remaining"?: string;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: string;
-                    /** @description Name of the window that decided */
-                    "X-RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            request: {
-                                id: string;
-                                userId: string;
-                                email: string;
-                                firstName: string;
-                                lastName: string;
-                                /** @enum {string} */
-                                status: "PENDING" | "APPROVED" | "REJECTED";
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Bad request: the body, path or query is not valid, or the credentials are ambiguous */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    } | {
-                        error: string;
-                        error_description: string;
-                    };
-                };
-            };
-            /** @description Missing, expired, malformed or revoked credentials */
-            401: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_token",
-                     *       "error_description": "The access token is expired, malformed or revoked"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    };
-                };
-            };
-            /** @description Authenticated but not allowed (scope, role, origin, CSRF or tier) */
-            403: {
-                headers: {
-                    /** @description RFC 6750 challenge naming the error */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    } | {
-                        error: string;
-                        error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -12744,58 +11022,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -13263,32 +11489,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -13504,58 +11704,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -13709,32 +11857,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13964,58 +12086,6 @@ export interface operations {
                     } | {
                         error: string;
                         error_description: string;
-                    };
-                };
-            };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
                     };
                 };
             };
@@ -14256,32 +12326,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The request body is larger than the limit */
             413: {
                 headers: {
@@ -14496,58 +12540,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description No such resource for this tenant */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Rate limit exceeded: wait Retry-After seconds */
             429: {
                 headers: {
@@ -14727,32 +12719,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14982,32 +12948,6 @@ export interface operations {
             };
             /** @description No such resource for this tenant */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_FAILED",
-                     *         "message": "The request is not valid"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {unknown} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Conflict with the current state (stale version, an active plan) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
