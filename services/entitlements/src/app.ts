@@ -247,9 +247,9 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
       (error: unknown) => domainLogger.warn({ err: error, tenantId }, 'domain events left for the relay'),
     );
   };
-  // The day's API count: the copy waits for the mark (a failed one is copied and marked again),
-  // the announcement runs off its path.
-  const markApiDay = async (tenantId: string): Promise<void> => {
+  // A write whose domain events its caller waits for (the day's API count: a failed mark is
+  // copied and marked again; a tier change): the mark is awaited, the announcement runs off its path.
+  const markAndAnnounce = async (tenantId: string): Promise<void> => {
     if (!domainDeps) return;
     await domainAnnouncements.mark(tenantId, now());
     announceMarked(tenantId);
@@ -286,7 +286,14 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
     ops,
     reads,
     history,
-    tierChanged: (tenantId) => changed(tenantId),
+    // The mark is stored before SetTier answers (a caller that then looks for the tier's domain
+    // events finds them on their way); a mark that cannot be stored is the hourly sweep's.
+    tierChanged: async (tenantId) => {
+      changes.changed(tenantId);
+      await markAndAnnounce(tenantId).catch((error: unknown) =>
+        domainLogger.warn({ err: error, tenantId }, 'domain events left for the sweep'),
+      );
+    },
     verifier: revocationCheckingVerifier(deps.verifier, deps.revocations),
     logger: deps.logger,
   });
@@ -314,7 +321,7 @@ export function buildApp(deps: EntitlementsDeps): EntitlementsApp {
   const apiDaysWritten = new Map<string, number>();
   const copyDays = (redis: HashScanner) =>
     copyApiRequestDays(
-      { source: apiRequestDaysSource(redis), history, now, todayMoved: markApiDay },
+      { source: apiRequestDaysSource(redis), history, now, todayMoved: markAndAnnounce },
       apiDaysWritten,
     );
 

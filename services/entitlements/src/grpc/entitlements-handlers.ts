@@ -40,7 +40,7 @@ export interface EntitlementsHandlerDeps {
   /** The stored usage history (GetUsageHistory). */
   readonly history: UsageHistoryRepository;
   /** Drops the tenant's cached view here and on every replica. */
-  readonly tierChanged: (tenantId: string) => void;
+  readonly tierChanged: (tenantId: string) => Promise<void>;
   readonly verifier: TokenVerifier;
   readonly logger: HandlerLogger;
   readonly seats: SeatsRepository;

@@ -6,8 +6,11 @@ import type { TierAssignment } from './ports/tier-assignments-repository.js';
 const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export interface SetTierDeps extends Pick<UsageOperationsDeps, 'tiers' | 'now'> {
-  /** Drops the tenant's cached view here and on every replica. */
-  readonly tierChanged: (tenantId: string) => void;
+  /**
+   * Drops the tenant's cached view here and on every replica, and marks the tenant for its
+   * domain events (tier.changed, thresholds the new limits move) before SetTier answers.
+   */
+  readonly tierChanged: (tenantId: string) => Promise<void>;
 }
 
 /**
@@ -22,6 +25,6 @@ export async function setTier(
   if (!isTierCode(request.tierCode))
     throw entitlementErrors.create('UNKNOWN_TIER', { details: { tierCode: request.tierCode } });
   const assignment = await deps.tiers.setTier(request.tenantId, request.tierCode, deps.now());
-  deps.tierChanged(request.tenantId);
+  await deps.tierChanged(request.tenantId);
   return assignment;
 }
