@@ -1,13 +1,5 @@
-import {
-  experimental,
-  makeClientConstructor,
-  type ChannelCredentials,
-  type ChannelOptions,
-  type Client,
-  type ServiceDefinition,
-} from '@grpc/grpc-js';
+import { experimental, type ChannelCredentials, type ChannelOptions, type Client } from '@grpc/grpc-js';
 import type { PeerCertificate } from 'node:tls';
-import { memoiseDecoding, type ReplyMemoBounds } from './memo/reply-decoding-memo.js';
 import type { ServiceTls } from './tls/service-tls.js';
 
 const BASE_CHANNEL_OPTIONS: ChannelOptions = {
@@ -59,32 +51,6 @@ type ClientCtor<C> = (new (address: string, creds: ChannelCredentials, options: 
   readonly service?: Record<string, { readonly path?: string }>;
   readonly serviceName?: string;
 };
-
-export interface ClientOptions {
-  /**
-   * Keep the decoded replies of idempotent reads (`Get*`, `List*`, `Find*`, `Can`) within these
-   * bounds, per method: a reply with the same bytes as a kept one is not decoded again and the
-   * caller gets the kept, deep-frozen object (memo/reply-decoding-memo.ts). Off when absent.
-   */
-  readonly memoiseReplies?: ReplyMemoBounds;
-}
-
-/** The client class of `Ctor`'s service with memoiseDecoding around each idempotent read's reply. */
-function withMemoisedReplies<C>(Ctor: ClientCtor<C>, bounds: ReplyMemoBounds): ClientCtor<C> {
-  const definition = Ctor.service as unknown as ServiceDefinition;
-  const methods = Object.fromEntries(
-    Object.entries(definition).map(([name, method]) => {
-      const read = isIdempotentRead(/\/([^/]+)$/.exec(method.path)?.[1] ?? '');
-      return [
-        name,
-        read
-          ? { ...method, responseDeserialize: memoiseDecoding(method.responseDeserialize, bounds) }
-          : method,
-      ];
-    }),
-  ) as ServiceDefinition;
-  return makeClientConstructor(methods, Ctor.serviceName ?? 'grpc') as unknown as ClientCtor<C>;
-}
 
 /**
  * The channel's service config: LOAD_BALANCING_CONFIG, and READ_RETRY_POLICY on every idempotent
@@ -143,19 +109,13 @@ export function serviceOfPaths(paths: readonly string[]): string | undefined {
  * retried on UNAVAILABLE within their deadline (READ_RETRY_POLICY) and, through unaryCall, wait
  * for the channel to be ready, so a restart of the callee costs latency, not errors. Writes fail fast.
  */
-export function createClient<C extends Client>(
-  Ctor: ClientCtor<C>,
-  target: string,
-  tls: ServiceTls,
-  options: ClientOptions = {},
-): C {
+export function createClient<C extends Client>(Ctor: ClientCtor<C>, target: string, tls: ServiceTls): C {
   const paths = Object.values(Ctor.service ?? {}).flatMap((definition) =>
     definition.path ? [definition.path] : [],
   );
   const server = serviceOfPaths(paths);
   if (server === undefined) throw new Error('createClient: not a tap.<service>.v1 client');
-  const Client = options.memoiseReplies ? withMemoisedReplies(Ctor, options.memoiseReplies) : Ctor;
-  return new Client(target, channelCredentials(tls, server), {
+  return new Ctor(target, channelCredentials(tls, server), {
     ...channelOptions(paths),
     ...serverNameOption(server),
   });

@@ -9,14 +9,6 @@ export { unaryHandler } from './unary-handler.js';
 export type { CallContext, HandlerLogger } from './unary-handler.js';
 export { unaryCall, DEFAULT_GRPC_DEADLINE_MS } from './unary-call.js';
 export type { CallSettings, UnaryMethodName } from './unary-call.js';
-export type { ClientOptions } from './create-client.js';
-export {
-  DEFAULT_REPLY_MEMO_MAX_BYTES,
-  DEFAULT_REPLY_MEMO_MAX_ENTRIES,
-  DEFAULT_REPLY_MEMO_MAX_ENTRY_BYTES,
-  memoiseDecoding,
-} from './memo/reply-decoding-memo.js';
-export type { DecodingMemo, ReplyMemoBounds } from './memo/reply-decoding-memo.js';
 export { memoiseFrozenEncoding } from './memo/frozen-encoding-memo.js';
 export { deepFreeze } from './memo/deep-freeze.js';
 export { answerMemo } from './memo/answer-memo.js';

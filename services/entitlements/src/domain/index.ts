@@ -87,4 +87,5 @@ export type { FoldItem, FoldStart, UsageFold } from './usage/fold-usage-batch.js
 export { assertSeatUserId, MAX_SYNC_SEATS, seatSetOf } from './seats/seat-user-id.js';
 export * from './history/index.js';
 export { TIER_CATALOGUE_VERSION, tierChangedData } from './announcements/tier-changed.js';
+export { mayCrossDailyQuotaThreshold } from './announcements/daily-quota-crossing.js';
 export type { TierChangedData } from './announcements/tier-changed.js';

@@ -1,4 +1,4 @@
-import { dayOf, retentionStart, utcDay } from '../domain/index.js';
+import { dayOf, mayCrossDailyQuotaThreshold, retentionStart, utcDay } from '../domain/index.js';
 import type { ApiRequestDaysSource } from './ports/api-request-days-source.js';
 import type { UsageHistoryRepository } from './ports/usage-history-repository.js';
 
@@ -9,8 +9,8 @@ export interface ApiRequestDaysDeps {
   readonly history: Pick<UsageHistoryRepository, 'recordApiRequests'>;
   readonly now: () => Date;
   /**
-   * Told of each tenant whose count of today moved, after it is stored: marks it for the daily
-   * quota's thresholds (docs/entitlements-model.md, "Domain events"). A rejection stops the copy
+   * Told of each tenant whose count of today moved across a level of some tier's daily quota
+   * (domain/announcements/daily-quota-crossing.ts), after it is stored: marks it for the thresholds (docs/entitlements-model.md, "Domain events"). A rejection stops the copy
    * before the count is remembered, so the next copy writes and marks it again.
    */
   readonly todayMoved?: (tenantId: string) => Promise<void>;
@@ -44,7 +44,8 @@ export async function copyApiRequestDays(
       const key = `${day}:${tenantId}`;
       if (lastWritten.get(key) === count) continue;
       await deps.history.recordApiRequests(tenantId, day, count);
-      if (day === today) await deps.todayMoved?.(tenantId);
+      if (day === today && mayCrossDailyQuotaThreshold(lastWritten.get(key), count))
+        await deps.todayMoved?.(tenantId);
       lastWritten.set(key, count);
       written += 1;
     }

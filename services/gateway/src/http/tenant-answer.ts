@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { countAnswerCacheLookup } from '@tap/telemetry';
 import type { AnswerCache } from './answer-cache.js';
-import { sendJsonBody } from './reply-json-memo.js';
+import { sendJsonBody } from './serialised-body.js';
 
 /**
  * Sends the tenant's read answer for `key`: the one the gateway keeps while it is fresh

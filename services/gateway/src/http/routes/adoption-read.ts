@@ -4,7 +4,7 @@ import type { AnswerCache } from '../answer-cache.js';
 import { anyToken } from '../auth/access.js';
 import { callerOf } from '../auth/caller.js';
 import { ok } from '../envelope.js';
-import { jsonBodyMemo } from '../reply-json-memo.js';
+import { serialisedBody } from '../serialised-body.js';
 import { sendTenantAnswer } from '../tenant-answer.js';
 
 /** Who may read the journey: any token of the tenant. */
@@ -19,7 +19,7 @@ export interface AdoptionDeps {
 /**
  * The handler of one of adoption's tenant reads: the answer kept per tenant and `key`
  * (http/answer-cache.ts) while fresh, else `load` asked with the caller's token, mapped by
- * `json` into the envelope. One memo of serialised answers per route (http/reply-json-memo.ts).
+ * `json` into the envelope.
  */
 export function tenantRead<S extends object, R extends FastifyRequest = FastifyRequest>(
   deps: AdoptionDeps,
@@ -27,12 +27,11 @@ export function tenantRead<S extends object, R extends FastifyRequest = FastifyR
   load: (adoption: ServiceClients['adoption'], authorization: string, request: R) => Promise<S>,
   json: (source: S) => unknown,
 ): (request: R, reply: FastifyReply) => Promise<FastifyReply> {
-  const memo = jsonBodyMemo<S>();
   return async (request, reply) => {
     const { claims, authorization } = callerOf(request);
     return sendTenantAnswer(reply, deps.answers, claims.tenantId, key(request), async () => {
       const source = await load(deps.clients.adoption, authorization, request);
-      return memo(reply, source, (s) => ok(json(s)));
+      return serialisedBody(reply, ok(json(source)));
     });
   };
 }

@@ -20,7 +20,7 @@ import {
 import { anyToken } from '../auth/access.js';
 import { callerOf } from '../auth/caller.js';
 import type { AnswerCache } from '../answer-cache.js';
-import { jsonBodyMemo } from '../reply-json-memo.js';
+import { serialisedBody } from '../serialised-body.js';
 import { sendTenantAnswer } from '../tenant-answer.js';
 import { operation, registerRoutes, routesOf } from './define-route.js';
 
@@ -42,8 +42,8 @@ const ask = anyToken;
 /**
  * The entitlement endpoints (spec: "Entitlement endpoints"): usage report, `can` and upgrade
  * context. The tenant is the verified token's; entitlements answers and the error edge maps
- * its codes (UNKNOWN_ACTION, UNKNOWN_CAPABILITY, INVALID_RESOURCE_COUNT → 400). Each keeps its
- * serialised answers (http/reply-json-memo.ts) and the tenant's answers while fresh.
+ * its codes (UNKNOWN_ACTION, UNKNOWN_CAPABILITY, INVALID_RESOURCE_COUNT → 400). Each keeps the
+ * tenant's answers while fresh (http/answer-cache.ts).
  */
 export const ENTITLEMENT_ROUTES = [
   route('GET /entitlements/usage', {
@@ -51,7 +51,6 @@ export const ENTITLEMENT_ROUTES = [
     access: ask('quota of the tenant; integrations check it before bulk work'),
     operation: operation('entitlements', 'getUsage', 'The usage report'),
     handler: ({ clients, apiRequestCounts, answers }) => {
-      const usageBody = jsonBodyMemo<UsageReport__Output>();
       return async (request, reply) => {
         const { claims, authorization } = callerOf(request);
         const counts = await readCounts(apiRequestCounts, claims.tenantId, authorization, request.log);
@@ -61,7 +60,7 @@ export const ENTITLEMENT_ROUTES = [
         const key = `usage\u0000${utcMinute()}\u0000${counts ? `${counts.day}\u0000${counts.minute}` : ''}`;
         return sendTenantAnswer(reply, answers, claims.tenantId, key, async () => {
           const report = await unaryCall(clients.entitlements, 'GetUsage', wire, { authorization });
-          return usageBody(reply, report, (r) => ok(usageReportJson(r)));
+          return serialisedBody(reply, ok(usageReportJson(report)));
         });
       };
     },
@@ -72,7 +71,6 @@ export const ENTITLEMENT_ROUTES = [
     access: ask('a question, changes nothing; integrations ask it before imports'),
     operation: operation('entitlements', 'can', 'May the tenant do this? (200 even when not)'),
     handler: ({ clients, answers }) => {
-      const canBody = jsonBodyMemo<CanDecision__Output>();
       return async (request, reply) => {
         const { action, resourceCount } = request.body;
         const { claims, authorization } = callerOf(request);
@@ -84,7 +82,7 @@ export const ENTITLEMENT_ROUTES = [
             { action, resourceCount },
             { authorization },
           );
-          return canBody(reply, decision, (d) => ok(canDecisionJson(d)));
+          return serialisedBody(reply, ok(canDecisionJson(decision)));
         });
       };
     },
@@ -98,7 +96,6 @@ export const ENTITLEMENT_ROUTES = [
       'What an upgrade would unlock for a capability',
     ),
     handler: ({ clients, answers }) => {
-      const upgradeContextBody = jsonBodyMemo<UpgradeContext__Output>();
       return async (request, reply) => {
         const { capability } = request.query;
         const { claims, authorization } = callerOf(request);
@@ -110,7 +107,7 @@ export const ENTITLEMENT_ROUTES = [
             { capability },
             { authorization },
           );
-          return upgradeContextBody(reply, context, (c) => ok(upgradeContextJson(c)));
+          return serialisedBody(reply, ok(upgradeContextJson(context)));
         });
       };
     },
