@@ -7,6 +7,7 @@ export type { Logger } from './logger.js';
 export { redactUrl, requestLogSerializer } from './redact-url.js';
 export type { LoggedRequest } from './redact-url.js';
 export { installTestTracing } from './test-tracing.js';
+export { tracesRecorded } from './traces-recorded.js';
 export type { TestTracing } from './test-tracing.js';
 export { initMetrics, metricsRegistry, metricsRoute, renderMetrics } from './metrics/registry.js';
 export type { MetricsAnswer } from './metrics/registry.js';

@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import { withRequestId } from '@tap/grpc-kit';
 import type { RateLimiter } from '@tap/ratelimit';
-import { redactUrl, requestLogSerializer } from '@tap/telemetry';
+import { redactUrl, requestLogSerializer, tracesRecorded } from '@tap/telemetry';
 import type { Readiness } from '@tap/runtime';
 import type { TokenVerifier } from '@tap/tokens';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
@@ -130,15 +130,19 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.addHook('preHandler', (request, _reply, done) => withRequestId(request.id, done));
   // Without a cache of main.ts's, one that never listens: every read asks its service.
   const answers = deps.answers ?? createAnswerCache({ reuseMs: 0 });
-  const otel = new FastifyOtelInstrumentation({
-    instrumentHooks: false,
-    ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz',
-    // The plugin records `url.path` with the query string; spans keep the path only.
-    requestHook: (span, request) => {
-      span.setAttribute('url.path', redactUrl(request.url));
-    },
-  });
-  await app.register(otel.plugin());
+  // A server span per request, only where spans are recorded (tracesRecorded): without a tracer
+  // provider the plugin's hooks and handler wrapping made nothing but cost every request.
+  if (tracesRecorded()) {
+    const otel = new FastifyOtelInstrumentation({
+      instrumentHooks: false,
+      ignorePaths: (opts: { url: string }) => opts.url === '/healthz' || opts.url === '/readyz',
+      // The plugin records `url.path` with the query string; spans keep the path only.
+      requestHook: (span, request) => {
+        span.setAttribute('url.path', redactUrl(request.url));
+      },
+    });
+    await app.register(otel.plugin());
+  }
   acceptEmptyJsonBodies(app);
   // Cookies parsed once per request that has any (the browser surface), written at onSend.
   await app.register(fastifyCookie);
