@@ -13,7 +13,7 @@ export LOG_LEVEL=silent
 npx prettier --check . --log-level=warn
 npx turbo run lint typecheck --output-logs=errors-only
 # The benchmarks import the packages' APIs: type-checked here so a change of API cannot strand them.
-for bench in bench/*/tsconfig.json; do npx tsc -p "$bench"; done
+for bench in bench/*/tsconfig.json bench/adoption/scale/tsconfig.json; do npx tsc -p "$bench"; done
 # Kubernetes manifests: kustomize build of each overlay, offline schema validation, our policy.
 bash scripts/validate-k8s.sh
 log=$(mktemp)

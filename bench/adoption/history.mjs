@@ -1,9 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { EMPTY_SUMMARY, foldFacts } from '../../services/adoption/dist/domain/index.js';
 import { summaryPartsRepository } from '../../services/adoption/dist/store/summary-parts-repository.js';
-import { journeyEvent } from './journey.mjs';
-import { until } from './stats.mjs';
 
 const DAY = 86_400_000;
 const CHUNK = 10_000;
@@ -68,29 +65,4 @@ export async function loadHistory(db, prior, tenantId = randomUUID(), eventsDb =
     updatedAt: now,
   });
   return tenantId;
-}
-
-/**
- * Events per second the adoption consumer applies for one tenant from a backlog: `events` new
- * events are stored first, then the consumer drains them.
- * @param {Awaited<ReturnType<typeof import('./bed.mjs').openBed>>} bed
- * @param {string} tenantId
- * @param {number} events
- * @param {number} budgetMs
- */
-export async function busyTenantDrain(bed, tenantId, events, budgetMs) {
-  const start = new Date(Date.now() - DAY);
-  for (let n = 0; n < events; n += 1) {
-    await bed.publisher.publish(journeyEvent(tenantId, n, new Date(start.getTime() + n * 1_000)));
-  }
-  const consumer = await bed.adoption.startConsumer(bed.nc);
-  const before = consumer.stats().applied;
-  const started = performance.now();
-  await until(async () => consumer.stats().applied - before > 0, budgetMs, 1);
-  const firstBatchMs = performance.now() - started;
-  await until(async () => consumer.stats().applied - before >= events, budgetMs, 2);
-  const seconds = (performance.now() - started) / 1_000;
-  const applied = consumer.stats().applied - before;
-  await consumer.stop();
-  return { events: applied, seconds, perSecond: applied / seconds, firstBatchMs };
 }

@@ -6,12 +6,13 @@
 const SERIES =
   /^(db_client_operation_duration_seconds|rpc_client_duration_seconds)_count\{([^}]*)\} (\d+(?:\.\d+)?)$/;
 
-/** @param {Record<string, number>} adminPorts @returns {Promise<Map<string, number>>} */
+/** @param {Record<string, number | undefined>} adminPorts @returns {Promise<Map<string, number>>} */
 export async function scrapeCounts(adminPorts) {
   /** @type {Map<string, number>} */
   const counts = new Map();
   await Promise.all(
     Object.entries(adminPorts).map(async ([service, port]) => {
+      if (port === undefined) return;
       const text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
         (r) => r.text(),
         () => '',

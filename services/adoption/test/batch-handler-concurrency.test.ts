@@ -14,7 +14,7 @@ const NOW = new Date('2025-03-01T00:00:00.000Z');
 const silent = createLogger({ service: 'adoption-test', level: 'silent' });
 /** How long a write waits for the others to join it before it goes on alone (never on a healthy run). */
 const JOIN_BOUND_MS = 10_000;
-/** Tenants written at once: 2 left 1,000 one-event tenants behind a 500/s stream (bench/adoption). */
+/** Tenants written at once: 2 left 1,000 one-event tenants behind a 500/s stream (adoption-history.md §6). */
 const EXPECTED_CONCURRENCY = 4;
 
 /** One tenant's group of `count` product.created events, as the consumer hands it over. */
