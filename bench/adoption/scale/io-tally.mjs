@@ -48,3 +48,25 @@ export function perRequest(before, after, requests) {
   }
   return out;
 }
+
+/**
+ * Waits (at most `budgetMs`) until the services' own database operations fall below `quietPerSecond`
+ * over a 3 s look: making a thousand tenants in a minute, and their first requests, leave each
+ * service background work (the relays announce new tenants 100 a pass), which is not what a
+ * steady read load costs and which the reads are not measured under. Returns how long it waited and the last rate seen.
+ * @param {Record<string, number | undefined>} adminPorts
+ * @param {{ budgetMs: number, quietPerSecond?: number }} options
+ */
+export async function settleBackground(adminPorts, { budgetMs, quietPerSecond = 20 }) {
+  const started = Date.now();
+  const storeOps = (/** @type {Map<string, number>} */ counts) =>
+    [...counts].filter(([key]) => / mongodb /.test(key)).reduce((sum, [, n]) => sum + n, 0);
+  let rate = Infinity;
+  while (Date.now() - started < budgetMs) {
+    const before = storeOps(await scrapeCounts(adminPorts));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    rate = (storeOps(await scrapeCounts(adminPorts)) - before) / 3;
+    if (rate < quietPerSecond) break;
+  }
+  return { waitedMs: Date.now() - started, storeOpsPerSecond: +rate.toFixed(1) };
+}

@@ -98,7 +98,7 @@ export function printReport(report) {
   const { rows } = report.reads;
   const bare = rows[0];
   log(
-    `\nB. reads of ${n0(report.reads.tenants)} ENTERPRISE tenants, each request the next tenant's client token, ${report.reads.connections} connections, ${report.reads.seconds} s each`,
+    `\nB. reads of ${n0(report.reads.tenants)} ENTERPRISE tenants, each request the next tenant's client token, ${report.reads.connections} connections, ${report.reads.seconds} s each${report.reads.first ? `; first a read per tenant (${report.reads.first.perSecond} req/s, 32 at a time)` : ''}${report.reads.settled ? `, then the services' background work settled (${(report.reads.settled.waitedMs / 1_000).toFixed(0)} s, then ${report.reads.settled.storeOpsPerSecond} store operations/s)` : ''}`,
   );
   log(
     `${'case'.padEnd(40)} ${'req/s'.padStart(7)} ${'ratio'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)}  other answers`,

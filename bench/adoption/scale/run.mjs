@@ -36,9 +36,9 @@ import { REPO_ROOT, startNode, waitUntil } from '../../identity/processes.mjs';
 import { hammer } from '../../reads/load.mjs';
 import { startStack } from '../../reads/stack.mjs';
 import { printReport } from './report.mjs';
-import { perRequest, scrapeCounts } from './io-tally.mjs';
+import { perRequest, scrapeCounts, settleBackground } from './io-tally.mjs';
 import { drain, gatewayReader, paced, settle, singleReads, singleTrip } from './scale.mjs';
-import { clientTokens, manyTenants } from './tenants.mjs';
+import { clientTokens, firstPass, manyTenants } from './tenants.mjs';
 
 /** @param {string} name @param {number} fallback */
 const numberEnv = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -101,6 +101,10 @@ async function main() {
   let afterScale;
   let afterReads;
   let reached = 0;
+  /** @type {{ waitedMs: number, storeOpsPerSecond: number } | undefined} */
+  let readsSettled;
+  /** @type {{ ms: number, perSecond: number, statuses: Record<string, number> } | undefined} */
+  let readsFirst;
   try {
     const barePort = await waitUntil(
       async () => {
@@ -163,6 +167,17 @@ async function main() {
     progress(`reads: making ${TENANTS} tenants`);
     const tenants = await manyTenants(stack, reader, gatewayPort, TENANTS, progress);
     const authorizations = await clientTokens(stack, tenants);
+    const first = await firstPass(
+      gatewayPort,
+      authorizations,
+      `/api/v1${READS[0] ?? '/tenant/adoption/state'}`,
+    );
+    readsFirst = first;
+    progress(`reads: first pass ${first.perSecond} req/s ${JSON.stringify(first.statuses)}`);
+    readsSettled = await settleBackground(stack.adminPorts, { budgetMs: 180_000 });
+    progress(
+      `reads: background settled after ${readsSettled.waitedMs} ms (${readsSettled.storeOpsPerSecond} store ops/s)`,
+    );
     /** @param {string} label @param {Omit<Parameters<typeof hammer>[0], 'seconds' | 'connections'>} options */
     const measure = async (label, options) => {
       await hammer({ ...options, connections: CONNECTIONS, seconds: WARM_UP_SECONDS });
@@ -196,7 +211,13 @@ async function main() {
     answerReuseMs: process.env['GATEWAY_ANSWER_REUSE_MS'],
     settings: { sizes: SIZES, pacedRate: PACED_RATE, pacedSeconds: PACED_SECONDS, pollMs: POLL_MS },
     scale,
-    reads: { tenants: TENANTS, connections: CONNECTIONS, seconds: SECONDS, rows: reads },
+    reads: {
+      tenants: TENANTS,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      settled: readsSettled,
+      rows: reads,
+    },
     memory: { afterScale, afterReads },
   };
   const failed = printReport(report);

@@ -79,4 +79,33 @@ describe('the cached read model across replicas', () => {
       async () => (await replica.reads.view(tenantId)).tier.tierCode === 'ENTERPRISE',
     );
   });
+  it('sends no change notice for a tenant the clean-up pass left as it was', async () => {
+    const [quiet, sentinel] = [randomUUID(), randomUUID()];
+    for (const tenantId of [quiet, sentinel]) await bed.setTier(tenantId, 'CORE');
+    const reserve = async (tenantId: string, key: string) =>
+      unaryCall(
+        bed.client,
+        'Reserve',
+        { action: 'BULK_UPLOAD', units: 1, idempotencyKey: key },
+        await as(bed, tenantId),
+      );
+    await reserve(quiet, 'quiet-1');
+    const noticed = { quiet: 0 };
+    const sentinelHeard = gateOpen();
+    const watch = bed.nc.subscribe(noticeSubject(bed.events.subjectPrefix), {
+      callback: (_error, msg) => {
+        if (msg.string().includes(quiet)) noticed.quiet += 1;
+        if (msg.string().includes(sentinel)) sentinelHeard.open();
+      },
+    });
+    try {
+      // Published after the pass on the same connection, so heard after anything the pass sent.
+      await bed.app.runCleanup();
+      await reserve(sentinel, 'sentinel-1');
+      await sentinelHeard.promise;
+      expect(noticed.quiet).toBe(0);
+    } finally {
+      watch.unsubscribe();
+    }
+  });
 });

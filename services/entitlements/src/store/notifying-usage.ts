@@ -20,9 +20,9 @@ export function notifyingUsage(usage: UsageRepository, changed: (tenantId: strin
       await usage.setSeatCount(tenantId, used, now);
       changed(tenantId);
     },
-    prune: async (tenantId, prune, now) => {
-      await usage.prune(tenantId, prune, now);
-      changed(tenantId);
-    },
+    // A clean-up pass looks at every tenant every minute and mostly finds nothing to prune: only a
+    // prune that wrote is a change (each notice drops the tenant's views in every replica and
+    // gateway, and sends it through the domain announcer).
+    prune: async (tenantId, prune, now) => after(tenantId, await usage.prune(tenantId, prune, now)),
   };
 }

@@ -116,11 +116,12 @@ export function usageRepository(db: Db): UsageRepository {
       for (const key of prune.reservationKeys) unset[`reservations.${fieldKey(key)}`] = '';
       for (const id of prune.eventIds) unset[`appliedEvents.${fieldKey(id)}`] = '';
       for (const period of prune.periods) unset[`months.${fieldKey(period)}`] = '';
-      if (Object.keys(unset).length === 0) return;
+      if (Object.keys(unset).length === 0) return false;
       await usage.updateOne(
         { _id: tenantId },
         { $unset: unset, $set: { updatedAt: now }, $inc: { version: 1 } },
       );
+      return true;
     },
 
     async listTenantIds(after, limit) {

@@ -60,7 +60,8 @@ export interface UsageRepository {
   setSeatCount(tenantId: string, used: number, now: Date): Promise<void>;
   /** The whole record, for the clean-up job. */
   readForCleanup(tenantId: string): Promise<UsageRecord | null>;
-  prune(tenantId: string, prune: PruneSet, now: Date): Promise<void>;
+  /** Removes what `prune` names; false when it names nothing (no write). */
+  prune(tenantId: string, prune: PruneSet, now: Date): Promise<boolean>;
   /** Tenant ids in order, after `after`, at most `limit` (the clean-up job pages with it). */
   listTenantIds(after: string | null, limit: number): Promise<string[]>;
 }
