@@ -215,6 +215,7 @@ async function main() {
       tenants: TENANTS,
       connections: CONNECTIONS,
       seconds: SECONDS,
+      first: readsFirst,
       settled: readsSettled,
       rows: reads,
     },
