@@ -30,7 +30,9 @@ export function printReport(report) {
   );
   log(`gateway answer reuse: ${report.answerReuseMs} ms`);
 
-  log(`\nA. one ENTERPRISE tenant, distinct products (ratio to the first size in brackets)`);
+  log(
+    `\nA. one ENTERPRISE tenant at each number of distinct products, ${n0(report.settings.drainEvents)} new products timed at each (ratio to the first size in brackets)`,
+  );
   log(
     `${'products'.padStart(9)} ${'drained ev/s'.padStart(18)} ${'publish ev/s'.padStart(12)} ${'trip ms'.padStart(7)} ${'visible p50 ms'.padStart(16)} ${'visible p99 ms'.padStart(16)} ${'unseen'.padStart(6)} ${'state p50 ms'.padStart(16)} ${'RSS MB'.padStart(7)}`,
   );

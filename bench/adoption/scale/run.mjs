@@ -9,10 +9,11 @@
  *   npm run build && node bench/adoption/scale/run.mjs
  *   BENCH_SIZES=1000,10000 BENCH_TENANTS=50 node bench/adoption/scale/run.mjs   # a quick run
  *
- * A. One ENTERPRISE tenant grows to each of BENCH_SIZES distinct products (default
+ * A. One ENTERPRISE tenant is brought to each of BENCH_SIZES distinct products (default
  *    1000,100000,500000; cumulative, `product.created` on JetStream as the products service
- *    publishes it). At each size: the load itself is the drained-throughput figure (publish as
- *    fast as JetStream takes them → PRODUCTS count in GET /tenant/adoption/coverage), then
+ *    publishes it; the fill is untimed). At each size the same load of BENCH_DRAIN_EVENTS (20,000)
+ *    new products is the drained-throughput figure (published as fast as JetStream takes them →
+ *    PRODUCTS count in GET /tenant/adoption/coverage), then
  *    publish → visible p50/p99 paced at BENCH_PACED_RATE (2,000/s) for BENCH_PACED_SECONDS (3,
  *    adding rate × seconds products), then BENCH_STATE_READS (200) single GET
  *    /tenant/adoption/state one after another. Each figure beside the first size's.
@@ -50,8 +51,8 @@ const POLL_MS = numberEnv('BENCH_POLL_MS', 10);
 const STATE_READS = numberEnv('BENCH_STATE_READS', 200);
 const DRAIN_MIN_RATE = numberEnv('BENCH_DRAIN_MIN_RATE', 1_000);
 const DRAIN_TARGET = 5_000;
-/** The smallest load timed as a drain (a size the previous paced phase passed gets this many). */
-const MIN_LOAD = 1_000;
+/** New products timed as the drain at every size (the same load, so the sizes compare). */
+const DRAIN_EVENTS = numberEnv('BENCH_DRAIN_EVENTS', 20_000);
 /** Single events timed before each load (their median trip is taken out of the drain's time). */
 const TRIP_SAMPLES = 5;
 const TENANTS = numberEnv('BENCH_TENANTS', 1_000);
@@ -118,18 +119,32 @@ async function main() {
     // Owner tokens: user sessions are not metered, so polling coverage meets no API quota.
     let bearer = made.bearer;
     const tenant = { tenantId: made.tenantId, bearer: () => bearer };
-    for (const planned of SIZES) {
+    for (const size of SIZES) {
       bearer = await stack.ownerToken(tenant.tenantId);
-      // A paced phase adds products too: a size it passed is loaded with MIN_LOAD more instead.
-      const size = Math.max(planned, reached + MIN_LOAD);
-      const events = size - reached;
-      progress(`scale: loading ${events} products (to ${size})`);
-      const budgetMs = (events / DRAIN_MIN_RATE + 30) * 1_000;
+      if (reached < size) {
+        // Untimed: the tenant is brought to the size, then the same timed load runs at every size.
+        progress(`scale: filling to ${size} products (${size - reached}, untimed)`);
+        const fill = await drain(stack, reader, tenant, {
+          from: reached,
+          to: size,
+          budgetMs: ((size - reached) / DRAIN_MIN_RATE + 30) * 1_000,
+          expectedPerSecond: DRAIN_TARGET,
+          tripMs: 0,
+        });
+        if (!fill.complete) {
+          await stack.purgeEvents();
+          scale.push({ size, drain: fill });
+          break;
+        }
+        reached = size;
+        bearer = await stack.ownerToken(tenant.tenantId);
+      }
+      progress(`scale: timing ${DRAIN_EVENTS} new products at ${reached}`);
       const trip = await singleTrip(stack, reader, tenant, reached, TRIP_SAMPLES);
       const load = await drain(stack, reader, tenant, {
         from: trip.count,
-        to: size,
-        budgetMs,
+        to: trip.count + DRAIN_EVENTS,
+        budgetMs: (DRAIN_EVENTS / DRAIN_MIN_RATE + 30) * 1_000,
         expectedPerSecond: DRAIN_TARGET,
         tripMs: trip.tripMs,
       });
@@ -141,7 +156,7 @@ async function main() {
         reached = await reader.products(bearer).catch(() => reached + load.applied);
         break;
       }
-      reached = size;
+      reached = trip.count + DRAIN_EVENTS;
       bearer = await stack.ownerToken(tenant.tenantId);
       const pace = await paced(stack, reader, tenant, {
         from: reached,
@@ -209,7 +224,13 @@ async function main() {
     // Other work on the machine moves every number; the load averages say how much.
     loadAverage: { start: loadAtStart, end: loadavg().map((l) => +l.toFixed(2)) },
     answerReuseMs: process.env['GATEWAY_ANSWER_REUSE_MS'],
-    settings: { sizes: SIZES, pacedRate: PACED_RATE, pacedSeconds: PACED_SECONDS, pollMs: POLL_MS },
+    settings: {
+      sizes: SIZES,
+      drainEvents: DRAIN_EVENTS,
+      pacedRate: PACED_RATE,
+      pacedSeconds: PACED_SECONDS,
+      pollMs: POLL_MS,
+    },
     scale,
     reads: {
       tenants: TENANTS,
