@@ -130,7 +130,7 @@ export function printReport(report) {
 
   const { afterScale, afterReads } = report.memory;
   log(
-    `\nC. adoption process memory: after A (${n0(afterScale?.products)} products) RSS ${n0(afterScale?.rssMb)} MB; after B (+${n0(afterReads?.tenants)} tenants) RSS ${n0(afterReads?.rssMb)} MB, peak ${n0(afterReads?.peakMb)} MB`,
+    `\nC. adoption process memory: after A (${n0(afterScale?.products)} products) RSS ${n0(afterScale?.rssMb)} MB; after B (+${n0(afterReads?.tenants)} tenants) RSS ${n0(afterReads?.rssMb)} MB, peak ${n0(afterReads?.peakMb)} MB, V8 heap in use ${n0(afterReads?.heapUsedMb)} MB`,
   );
   const biggest = planned[planned.length - 1];
   const full = afterReads && afterReads.products >= biggest;

@@ -81,6 +81,21 @@ function memory(pid) {
   return { rssMb: mb('VmRSS'), peakMb: mb('VmHWM') };
 }
 
+/**
+ * The V8 heap in use in a service (prom-client's nodejs_heap_size_used_bytes on its admin port),
+ * in MB: beside RSS it says how much of the process is live data rather than heap not yet returned.
+ * @param {number | undefined} port
+ */
+async function heapUsedMb(port) {
+  if (port === undefined) return undefined;
+  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+    (r) => r.text(),
+    () => '',
+  );
+  const bytes = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(text)?.[1];
+  return bytes === undefined ? undefined : Number(bytes) / 1_048_576;
+}
+
 async function main() {
   process.env['GATEWAY_ANSWER_REUSE_MS'] ??= '0';
   const loadAtStart = loadavg().map((l) => +l.toFixed(2));
@@ -210,7 +225,12 @@ async function main() {
     reads.push(await measure('bare Fastify hello-world', { port: barePort, path: '/hello' }));
     for (const path of READS)
       reads.push(await measure(`GET ${path}`, { port: gatewayPort, path: `/api/v1${path}`, authorizations }));
-    afterReads = { tenants: TENANTS, products: reached, ...memory(adoptionPid) };
+    afterReads = {
+      tenants: TENANTS,
+      products: reached,
+      ...memory(adoptionPid),
+      heapUsedMb: await heapUsedMb(stack.adminPorts['adoption']),
+    };
   } catch (error) {
     process.stderr.write(`${stack.logs().slice(-4_000)}\n`);
     throw error;
