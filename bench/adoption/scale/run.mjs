@@ -92,7 +92,7 @@ async function heapUsedMb(port) {
     (r) => r.text(),
     () => '',
   );
-  const bytes = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(text)?.[1];
+  const bytes = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\d+(?:\.\d+)?)/m.exec(text)?.[1];
   return bytes === undefined ? undefined : Number(bytes) / 1_048_576;
 }
 
