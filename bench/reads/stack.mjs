@@ -58,6 +58,8 @@ export async function startStack(urls, namespace, options = {}) {
     // The V8 heap cap every deployment sets (deploy/k8s/base/kustomization.yaml, NODE_OPTIONS):
     // without it V8 sizes its heap, the young generation among it, from this machine's memory.
     NODE_OPTIONS: SERVICE_NODE_OPTIONS,
+    // As every deployment sets it (deploy/k8s/base/kustomization.yaml): fewer glibc arenas.
+    MALLOC_ARENA_MAX: '2',
     IDENTITY_GRPC_ADDRESS: address('identity'),
     ENTITLEMENTS_GRPC_ADDRESS: address('entitlements'),
     ADOPTION_GRPC_ADDRESS: address('adoption'),

@@ -114,7 +114,13 @@ export function startStack(
       name: service.name,
       entry: service.entry,
       cwd: REPO_ROOT,
-      env: { ...process.env, NODE_OPTIONS: serviceNodeOptions(process.env['NODE_OPTIONS']), ...service.env },
+      env: {
+        ...process.env,
+        NODE_OPTIONS: serviceNodeOptions(process.env['NODE_OPTIONS']),
+        // As every deployment sets it (deploy/k8s/base/kustomization.yaml): fewer glibc arenas.
+        MALLOC_ARENA_MAX: process.env['MALLOC_ARENA_MAX'] ?? '2',
+        ...service.env,
+      },
       output,
       ...(options.policy ? { policy: options.policy } : {}),
     }),
