@@ -3,12 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ApiRequestCountReader, ApiRequestCounts } from '../../api-request-counts.js';
 import type { ServiceClients } from '../../clients.js';
 import { ok } from '../envelope.js';
-import {
-  upgradeContextFromWire as upgradeContextJson,
-  type CanDecision__Output,
-  type UpgradeContext__Output,
-  type UsageReport__Output,
-} from '@tap/contracts';
+import { upgradeContextFromWire as upgradeContextJson } from '@tap/contracts';
 import { canDecisionJson, usageReportJson } from './entitlements-json.js';
 import {
   CanBody,
