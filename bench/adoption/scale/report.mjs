@@ -99,11 +99,12 @@ export function printReport(report) {
 
   const { rows } = report.reads;
   const bare = rows[0];
+  const floor = rows.find((row) => row.floor);
   log(
     `\nB. reads of ${n0(report.reads.tenants)} ENTERPRISE tenants, each request the next tenant's client token, ${report.reads.connections} connections, ${report.reads.seconds} s each${report.reads.first ? `; first a read per tenant (${report.reads.first.perSecond} req/s, 32 at a time)` : ''}${report.reads.settled ? `, then the services' background work settled (${(report.reads.settled.waitedMs / 1_000).toFixed(0)} s, then ${report.reads.settled.storeOpsPerSecond} store operations/s)` : ''}`,
   );
   log(
-    `${'case'.padEnd(40)} ${'req/s'.padStart(7)} ${'ratio'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)}  other answers`,
+    `${'case'.padEnd(44)} ${'req/s'.padStart(7)} ${'ratio'.padStart(7)} ${'÷floor'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)}  other answers`,
   );
   for (const row of rows) {
     const share = bare ? row.perSecond / bare.perSecond : NaN;
@@ -112,10 +113,12 @@ export function printReport(report) {
       .map(([code, count]) => `${count}×${code}`)
       .join(' ');
     const failures = `${other}${row.errors ? ` ${row.errors} errors` : ''}`.trim();
+    const ofFloor = floor && row !== bare ? `${((100 * row.perSecond) / floor.perSecond).toFixed(0)}%` : '';
     log(
-      `${row.case.padEnd(40)} ${String(row.perSecond).padStart(7)} ${`${(share * 100).toFixed(1)}%`.padStart(7)} ${String(row.p50).padStart(5)} ${String(row.p99).padStart(5)}  ${failures}`,
+      `${row.case.padEnd(44)} ${String(row.perSecond).padStart(7)} ${`${(share * 100).toFixed(1)}%`.padStart(7)} ${ofFloor.padStart(7)} ${String(row.p50).padStart(5)} ${String(row.p99).padStart(5)}  ${failures}`,
     );
-    if (row === bare) continue;
+    // The baselines are measured, not judged.
+    if (row === bare || row.floor) continue;
     // A case whose answers were not all 200 measured something else (quota refusals, errors).
     const clean = failures === '' ? '' : ` (not all 200: ${failures})`;
     check(

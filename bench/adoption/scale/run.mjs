@@ -19,7 +19,10 @@
  *    /tenant/adoption/state one after another. Each figure beside the first size's.
  * B. BENCH_TENANTS (1,000) ENTERPRISE tenants, each with its own OAuth client's token, 64
  *    connections, each request the next tenant's token: every adoption read and GET
- *    /entitlements/usage for BENCH_SECONDS (8) after 2 s of warm-up, beside bare Fastify.
+ *    /entitlements/usage for BENCH_SECONDS (8) after 2 s of warm-up, beside bare Fastify and
+ *    beside the stack's floor (bench/reads/floor.mjs: the I/O of a state read, bare Fastify →
+ *    Redis ×2 → bare grpc-js over mutual TLS → Redis, a real tenant's state as the answer, none
+ *    of our code): what the architecture itself costs on this machine.
  * C. The adoption process's RSS (/proc/<pid>/status VmRSS) with those tenants and the big one.
  *
  * Bounded: a size whose load runs below BENCH_DRAIN_MIN_RATE events/s (1,000) is given up (its
@@ -34,6 +37,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { startInfrastructure } from '@tap/testkit';
 import { REPO_ROOT, startNode, waitUntil } from '../../identity/processes.mjs';
+import { startFloor } from '../../reads/floor.mjs';
 import { hammer } from '../../reads/load.mjs';
 import { startStack } from '../../reads/stack.mjs';
 import { printReport } from './report.mjs';
@@ -58,6 +62,7 @@ const TRIP_SAMPLES = 5;
 const TENANTS = numberEnv('BENCH_TENANTS', 1_000);
 const SECONDS = numberEnv('BENCH_SECONDS', 8);
 const WARM_UP_SECONDS = 2;
+const FLOOR_CASE = 'floor: the I/O of a state read, none of ours';
 const CONNECTIONS = 64;
 // BENCH_READS (comma-separated paths) picks and orders the read cases.
 const READS = process.env['BENCH_READS']?.split(',').filter(Boolean) ?? [
@@ -116,6 +121,8 @@ async function main() {
   const reads = [];
   let afterScale;
   let afterReads;
+  /** @type {Awaited<ReturnType<typeof startFloor>> | undefined} */
+  let floor;
   let reached = 0;
   /** @type {{ waitedMs: number, storeOpsPerSecond: number } | undefined} */
   let readsSettled;
@@ -223,6 +230,18 @@ async function main() {
       return row;
     };
     reads.push(await measure('bare Fastify hello-world', { port: barePort, path: '/hello' }));
+    // The same read with the gateway's I/O and none of our code, answering a real tenant's state.
+    const answer = await reader.get('/tenant/adoption/state', authorizations[0] ?? '');
+    floor = await startFloor(
+      infra,
+      JSON.parse(JSON.stringify(answer), (_key, value) => value ?? undefined),
+    );
+    reads.push({
+      ...(await measure(FLOOR_CASE, { port: floor.port, path: '/state', authorizations })),
+      floor: true,
+    });
+    await floor.stop();
+    floor = undefined;
     for (const path of READS)
       reads.push(await measure(`GET ${path}`, { port: gatewayPort, path: `/api/v1${path}`, authorizations }));
     afterReads = {
@@ -236,6 +255,7 @@ async function main() {
     throw error;
   } finally {
     await bare.stop();
+    await floor?.stop();
     await stack.stop();
     await infra.stop?.();
   }

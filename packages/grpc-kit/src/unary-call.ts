@@ -7,7 +7,8 @@ import {
   type requestCallback,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { tracesRecorded } from '@tap/telemetry';
 import { localCallError, RemoteCallError } from './remote-error.js';
 import { injectRequestId } from './request-id.js';
 import { injectTraceContext } from './trace-metadata.js';
@@ -52,53 +53,67 @@ export function unaryCall<C extends Client, K extends UnaryMethodName<C>>(
   request: RequestOf<C[K]>,
   settings: CallSettings = {},
 ): Promise<ResponseOf<C[K]>> {
-  const tracer = trace.getTracer('tap-grpc');
   const serviceName = (client.constructor as { serviceName?: string }).serviceName ?? 'grpc';
-  const name = `${serviceName}/${method}`;
+  const call = { client, method: method as string, request, settings, startedAt: performance.now() };
+  // Without a tracer provider the span would be a no-op that still costs a context switch per
+  // call; the active context (a caller's trace) is propagated all the same.
+  if (!tracesRecorded()) return callOnce<ResponseOf<C[K]>>(call, serviceName, undefined);
+  return trace
+    .getTracer('tap-grpc')
+    .startActiveSpan(
+      `grpc ${serviceName}/${method}`,
+      { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } },
+      (span) => callOnce<ResponseOf<C[K]>>(call, serviceName, span),
+    );
+}
+
+interface PendingCall {
+  readonly client: Client;
+  readonly method: string;
+  readonly request: unknown;
+  readonly settings: CallSettings;
+  readonly startedAt: number;
+}
+
+function callOnce<R>(call: PendingCall, serviceName: string, span: Span | undefined): Promise<R> {
+  const { client, method, settings } = call;
   const shortName = `${serviceName.slice(serviceName.lastIndexOf('.') + 1)}/${method}`;
-  const startedAt = performance.now();
-  return tracer.startActiveSpan(
-    `grpc ${name}`,
-    { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } },
-    (span) => {
-      const metadata = new Metadata();
-      if (settings.authorization) {
-        try {
-          metadata.set('authorization', settings.authorization);
-        } catch {
-          // Not printable ASCII, so no token of ours: refused here as the callee would refuse it,
-          // instead of grpc-js's exception escaping the caller's request.
-          span.setStatus({ code: SpanStatusCode.ERROR, message: 'credential is not valid metadata' });
-          span.end();
-          return Promise.reject(localCallError(status.UNAUTHENTICATED, 'the credential is malformed'));
-        }
+  const metadata = new Metadata();
+  if (settings.authorization) {
+    try {
+      metadata.set('authorization', settings.authorization);
+    } catch {
+      // Not printable ASCII, so no token of ours: refused here as the callee would refuse it,
+      // instead of grpc-js's exception escaping the caller's request.
+      span?.setStatus({ code: SpanStatusCode.ERROR, message: 'credential is not valid metadata' });
+      span?.end();
+      return Promise.reject(localCallError(status.UNAUTHENTICATED, 'the credential is malformed'));
+    }
+  }
+  // A read waits (within its deadline) for a callee that is restarting instead of failing at
+  // once; a write fails fast, so that its caller decides.
+  if (isIdempotentRead(method)) metadata.setOptions({ waitForReady: true });
+  injectTraceContext(metadata, context.active());
+  injectRequestId(metadata);
+  const options: CallOptions = {
+    deadline: new Date(Date.now() + (settings.deadlineMs ?? DEFAULT_GRPC_DEADLINE_MS)),
+  };
+  const fn = (client as unknown as Record<string, unknown>)[method] as (
+    request: unknown,
+    metadata: Metadata,
+    options: CallOptions,
+    callback: (error: ServiceError | null, response?: unknown) => void,
+  ) => ClientUnaryCall;
+  return new Promise<R>((resolve, reject) => {
+    fn.call(client, call.request, metadata, options, (error, response) => {
+      reportRpc('client', shortName, error ? error.code : 0, call.startedAt);
+      if (error) {
+        span?.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
+        span?.end();
+        return reject(new RemoteCallError(error));
       }
-      // A read waits (within its deadline) for a callee that is restarting instead of failing at
-      // once; a write fails fast, so that its caller decides.
-      if (isIdempotentRead(method)) metadata.setOptions({ waitForReady: true });
-      injectTraceContext(metadata, context.active());
-      injectRequestId(metadata);
-      const options: CallOptions = {
-        deadline: new Date(Date.now() + (settings.deadlineMs ?? DEFAULT_GRPC_DEADLINE_MS)),
-      };
-      const fn = client[method] as unknown as (
-        request: unknown,
-        metadata: Metadata,
-        options: CallOptions,
-        callback: (error: ServiceError | null, response?: unknown) => void,
-      ) => ClientUnaryCall;
-      return new Promise<ResponseOf<C[K]>>((resolve, reject) => {
-        fn.call(client, request, metadata, options, (error, response) => {
-          reportRpc('client', shortName, error ? error.code : 0, startedAt);
-          if (error) {
-            span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
-            span.end();
-            return reject(new RemoteCallError(error));
-          }
-          span.end();
-          return resolve(response as ResponseOf<C[K]>);
-        });
-      });
-    },
-  );
+      span?.end();
+      return resolve(response as R);
+    });
+  });
 }
