@@ -10,6 +10,7 @@ export type { CallContext, HandlerLogger } from './unary-handler.js';
 export { unaryCall, DEFAULT_GRPC_DEADLINE_MS } from './unary-call.js';
 export type { CallSettings, UnaryMethodName } from './unary-call.js';
 export { memoiseFrozenEncoding } from './memo/frozen-encoding-memo.js';
+export { exactBytes } from './memo/exact-bytes.js';
 export { deepFreeze } from './memo/deep-freeze.js';
 export { answerMemo } from './memo/answer-memo.js';
 export type { AnswerMemo } from './memo/answer-memo.js';

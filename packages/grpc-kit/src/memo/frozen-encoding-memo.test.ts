@@ -21,6 +21,13 @@ describe('memoiseFrozenEncoding', () => {
     expect(calls.n).toBe(1);
   });
 
+  it('keeps the bytes in memory of their own, not in a slice of the shared pool', () => {
+    const encode = memoiseFrozenEncoding((value: unknown) => Buffer.from(JSON.stringify(value)));
+    const bytes = encode(deepFreeze({ companyId: 't1' }));
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+    expect(bytes.toString()).toBe('{"companyId":"t1"}');
+  });
+
   it('encodes a message that can still change every time', () => {
     const { calls, serialize } = counting();
     const encode = memoiseFrozenEncoding(serialize);

@@ -20,6 +20,16 @@ describe('the gateway answer cache', () => {
     expect(cache.get('t1', 'state')).toBeUndefined();
   });
 
+  it("keeps an answer in memory of its own, not in a slab of Node's buffer pool", () => {
+    const { cache } = listeningCache();
+    const pooled = body('{"success":true}');
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+    cache.keep('t1', 'state', pooled, cache.ticket());
+    const kept = cache.get('t1', 'state');
+    expect(kept?.buffer.byteLength).toBe(pooled.length);
+    expect(kept?.toString()).toBe('{"success":true}');
+  });
+
   it('counts the reuse time from before the service was asked', () => {
     const { cache, advance } = listeningCache();
     const ticket = cache.ticket();

@@ -1,3 +1,5 @@
+import { exactBytes } from '@tap/grpc-kit';
+
 /**
  * How long a tenant's read answer is reused: the freshness the services keep themselves (a read's
  * recompute and the tier lookup are each reused for 1 s), so a time- or tier-driven change shows
@@ -119,7 +121,8 @@ export function createAnswerCache(
       const previous = entries.get(id);
       if (previous) drop(id, previous);
       if ((perTenant.get(tenantId) ?? 0) >= MAX_ANSWERS_PER_TENANT) dropOldestOf(tenantId);
-      entries.set(id, { tenantId, body, ticket });
+      // In memory of its own: a slice of Node's buffer pool would keep a 64 KiB slab per answer.
+      entries.set(id, { tenantId, body: exactBytes(body), ticket });
       perTenant.set(tenantId, (perTenant.get(tenantId) ?? 0) + 1);
       bytes += body.length;
       for (const [oldest, entry] of entries) {
