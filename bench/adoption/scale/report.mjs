@@ -118,7 +118,7 @@ export function printReport(report) {
       `${row.case.padEnd(44)} ${String(row.perSecond).padStart(7)} ${`${(share * 100).toFixed(1)}%`.padStart(7)} ${ofFloor.padStart(7)} ${String(row.p50).padStart(5)} ${String(row.p99).padStart(5)}  ${failures}`,
     );
     // The baselines are measured, not judged.
-    if (row === bare || row.floor) continue;
+    if (row === bare || row.floor || row.baseline) continue;
     // A case whose answers were not all 200 measured something else (quota refusals, errors).
     const clean = failures === '' ? '' : ` (not all 200: ${failures})`;
     check(

@@ -23,7 +23,8 @@
  *    /entitlements/usage for BENCH_SECONDS (8) after 2 s of warm-up, beside bare Fastify and
  *    beside the stack's floor (bench/reads/floor.mjs: the I/O of a state read, bare Fastify →
  *    Redis ×2 → bare grpc-js over mutual TLS → Redis, a real tenant's state as the answer, none
- *    of our code): what the architecture itself costs on this machine.
+ *    of our code), and the same floor answering a few bytes: what the architecture itself costs on
+ *    this machine.
  * C. The adoption process's RSS (/proc/<pid>/status VmRSS) with those tenants and the big one.
  *
  * Bounded: a size whose load runs below BENCH_DRAIN_MIN_RATE events/s (1,000) is given up (its
@@ -66,6 +67,7 @@ const TENANTS = numberEnv('BENCH_TENANTS', 1_000);
 const SECONDS = numberEnv('BENCH_SECONDS', 8);
 const WARM_UP_SECONDS = 2;
 const FLOOR_CASE = 'floor: the I/O of a state read, none of ours';
+const SMALL_FLOOR_CASE = 'floor, answering a few bytes';
 const CONNECTIONS = 64;
 // BENCH_READS (comma-separated paths) picks and orders the read cases.
 const READS = process.env['BENCH_READS']?.split(',').filter(Boolean) ?? [
@@ -261,6 +263,13 @@ async function main() {
     reads.push({
       ...(await measure(FLOOR_CASE, { port: floor.port, path: '/state', authorizations })),
       floor: true,
+    });
+    await floor.stop();
+    // And answering a few bytes: what the same I/O costs without a payload to carry.
+    floor = await startFloor(infra, { companyId: String(answer?.companyId ?? ''), milestones: [] });
+    reads.push({
+      ...(await measure(SMALL_FLOOR_CASE, { port: floor.port, path: '/state', authorizations })),
+      baseline: true,
     });
     await floor.stop();
     floor = undefined;
