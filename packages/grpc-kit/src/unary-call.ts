@@ -42,7 +42,7 @@ export interface CallSettings {
 
 /**
  * Calls one unary method with a deadline (always), the caller's credential and the active trace
- * context in metadata, inside a CLIENT span. Request and response types come from the generated
+ * context in metadata, inside a CLIENT span when spans are recorded. Request and response types come from the generated
  * client. Idempotent reads are sent with `waitForReady` (see createClient for their retries).
  * Failures reject with RemoteCallError. Each finished call is reported to the process's
  * RpcObserver (see setRpcObserver) as `Service/Method` with its status code and duration.
@@ -54,29 +54,37 @@ export function unaryCall<C extends Client, K extends UnaryMethodName<C>>(
   settings: CallSettings = {},
 ): Promise<ResponseOf<C[K]>> {
   const serviceName = (client.constructor as { serviceName?: string }).serviceName ?? 'grpc';
-  const call = { client, method: method as string, request, settings, startedAt: performance.now() };
+  const call = {
+    client,
+    serviceName,
+    method: method as string,
+    request,
+    settings,
+    startedAt: performance.now(),
+  };
   // Without a tracer provider the span would be a no-op that still costs a context switch per
   // call; the active context (a caller's trace) is propagated all the same.
-  if (!tracesRecorded()) return callOnce<ResponseOf<C[K]>>(call, serviceName, undefined);
+  if (!tracesRecorded()) return callOnce<ResponseOf<C[K]>>(call, undefined);
   return trace
     .getTracer('tap-grpc')
     .startActiveSpan(
       `grpc ${serviceName}/${method}`,
       { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } },
-      (span) => callOnce<ResponseOf<C[K]>>(call, serviceName, span),
+      (span) => callOnce<ResponseOf<C[K]>>(call, span),
     );
 }
 
 interface PendingCall {
   readonly client: Client;
+  readonly serviceName: string;
   readonly method: string;
   readonly request: unknown;
   readonly settings: CallSettings;
   readonly startedAt: number;
 }
 
-function callOnce<R>(call: PendingCall, serviceName: string, span: Span | undefined): Promise<R> {
-  const { client, method, settings } = call;
+function callOnce<R>(call: PendingCall, span: Span | undefined): Promise<R> {
+  const { client, serviceName, method, settings } = call;
   const shortName = `${serviceName.slice(serviceName.lastIndexOf('.') + 1)}/${method}`;
   const metadata = new Metadata();
   if (settings.authorization) {
